@@ -1,0 +1,436 @@
+// Tests of MonkeyFilterPolicy (table/monkey_filter_policy.cc) in a real
+// RocksDB: options strings, per-level filters in a multi-level tree, flushes,
+// SstFileWriter, compatibility with stock policies, and the OPTIONS file.
+#include "monkey/monkey_filter_policy.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <numeric>
+#include <random>
+#include <set>
+#include <thread>
+
+#include "rocksdb/db.h"
+#include "rocksdb/listener.h"
+#include "rocksdb/sst_file_reader.h"
+#include "rocksdb/sst_file_writer.h"
+#include "rocksdb/table.h"
+#include "rocksdb/utilities/options_util.h"
+#include "tests/test_util.h"
+
+namespace monkey {
+namespace {
+
+using test::Key;
+using test::PolicyOrDie;
+
+class RegisterMonkey : public ::testing::Environment {
+ public:
+  void SetUp() override {
+    RegisterMonkeyFilterPolicy(*rocksdb::ObjectLibrary::Default(), "");
+  }
+};
+const auto* const kRegister =
+    ::testing::AddGlobalTestEnvironment(new RegisterMonkey);
+
+// Parses into a fresh pointer: CreateFromString given a policy of the same id
+// starts from that policy's options.
+rocksdb::Status Parse(const std::string& uri,
+                      std::shared_ptr<const rocksdb::FilterPolicy>* policy) {
+  policy->reset();
+  rocksdb::ConfigOptions config;
+  config.ignore_unsupported_options = false;
+  return rocksdb::FilterPolicy::CreateFromString(config, uri, policy);
+}
+
+const MonkeyFilterPolicy& AsMonkey(const rocksdb::FilterPolicy& policy) {
+  const auto* monkey = policy.CheckedCast<MonkeyFilterPolicy>();
+  EXPECT_NE(monkey, nullptr) << policy.Name();
+  return *monkey;
+}
+
+TEST(MonkeyFilterPolicyTest, ParsesShortAndLongForms) {
+  std::shared_ptr<const rocksdb::FilterPolicy> policy;
+  ASSERT_TRUE(Parse("monkey:7", &policy).ok());
+  EXPECT_EQ(AsMonkey(*policy).options().bits_per_key, 7);
+  EXPECT_EQ(AsMonkey(*policy).options().size_ratio, 10);
+  EXPECT_TRUE(AsMonkey(*policy).options().last_level_filter);
+  EXPECT_EQ(AsMonkey(*policy).options().filter, "bloom");
+
+  ASSERT_TRUE(Parse("id=monkey;bits_per_key=7.5;size_ratio=8;"
+                    "last_level_filter=false;filter=ribbon",
+                    &policy)
+                  .ok());
+  const MonkeyOptions& o = AsMonkey(*policy).options();
+  EXPECT_EQ(o.bits_per_key, 7.5);
+  EXPECT_EQ(o.size_ratio, 8);
+  EXPECT_FALSE(o.last_level_filter);
+  EXPECT_EQ(o.filter, "ribbon");
+
+  ASSERT_TRUE(Parse("monkey", &policy).ok());
+  EXPECT_EQ(AsMonkey(*policy).options().bits_per_key, 10);
+  EXPECT_EQ(policy->GetId(), "monkey");
+  EXPECT_STREQ(policy->CompatibilityName(),
+               PolicyOrDie("bloomfilter:10")->CompatibilityName());
+}
+
+TEST(MonkeyFilterPolicyTest, SerializedFormRoundTrips) {
+  std::shared_ptr<const rocksdb::FilterPolicy> policy, again;
+  ASSERT_TRUE(
+      Parse("id=monkey;bits_per_key=7.25;last_level_filter=false", &policy)
+          .ok());
+  rocksdb::ConfigOptions config;
+  const std::string serialized = policy->ToString(config);
+  EXPECT_NE(serialized.find("bits_per_key=7.25"), std::string::npos)
+      << serialized;
+  ASSERT_TRUE(Parse(serialized, &again).ok()) << serialized;
+  EXPECT_EQ(AsMonkey(*again).options().bits_per_key, 7.25);
+  EXPECT_FALSE(AsMonkey(*again).options().last_level_filter);
+  std::string mismatch;
+  EXPECT_TRUE(policy->AreEquivalent(config, again.get(), &mismatch))
+      << mismatch;
+}
+
+TEST(MonkeyFilterPolicyTest, BadInputIsAnErrorThatNamesIt) {
+  struct Case {
+    std::string uri;
+    std::string named;  // must appear in the message
+  };
+  const std::vector<Case> cases = {
+      {"monkey:oops", "oops"},
+      {"monkey:nan", "nan"},
+      {"monkey:-1", "-1"},
+      {"monkey:1000", "1000"},
+      {"monkey:inf", "inf"},
+      {"monkey:7:3", "7:3"},
+      {"id=monkey;bits_per_key=7abc", "7abc"},
+      {"id=monkey;bits_per_key=", "bits_per_key"},
+      {"id=monkey;size_ratio=1", "size_ratio"},
+      {"id=monkey;size_ratio=0.5", "0.5"},
+      {"id=monkey;size_ratio=-10", "-10"},
+      {"id=monkey;filter=cuckoo", "cuckoo"},
+      {"id=monkey;last_level_filter=maybe", "last_level_filter"},
+      {"id=monkey;bogus_option=1", "bogus_option"},
+      {"id=monkey;bits_per_key", "bits_per_key"},
+  };
+  for (const Case& c : cases) {
+    std::shared_ptr<const rocksdb::FilterPolicy> policy;
+    const rocksdb::Status s = Parse(c.uri, &policy);
+    EXPECT_FALSE(s.ok()) << c.uri;
+    EXPECT_NE(s.ToString().find(c.named), std::string::npos)
+        << c.uri << " -> " << s.ToString();
+  }
+  // RocksDB's default ConfigOptions would silently turn an unknown id into
+  // "no filter"; a bad monkey value fails even there.
+  std::shared_ptr<const rocksdb::FilterPolicy> policy;
+  EXPECT_FALSE(rocksdb::FilterPolicy::CreateFromString(rocksdb::ConfigOptions(),
+                                                       "monkey:oops", &policy)
+                   .ok());
+
+  std::shared_ptr<const rocksdb::FilterPolicy> created;
+  MonkeyOptions bad;
+  bad.bits_per_key = std::nan("");
+  EXPECT_TRUE(MonkeyFilterPolicy::Create(bad, &created).IsInvalidArgument());
+  bad = MonkeyOptions();
+  bad.size_ratio = 1;
+  EXPECT_TRUE(MonkeyFilterPolicy::Create(bad, &created).IsInvalidArgument());
+  EXPECT_EQ(created, nullptr);
+}
+
+TEST(MonkeyFilterPolicyTest, LevelsFollowTheStaticPlan) {
+  const MonkeyFilterPolicy policy;  // 10 bits/key, T = 10
+  // Depth from the bottom decides: the last level of a 5-level tree plans
+  // like the last level of a 7-level one.
+  EXPECT_EQ(policy.MillibitsForLevel(4, 5), policy.MillibitsForLevel(6, 7));
+  EXPECT_GT(policy.MillibitsForLevel(3, 5), policy.MillibitsForLevel(4, 5));
+  EXPECT_LT(policy.MillibitsForLevel(6, 7), 10000);
+  EXPECT_EQ(policy.MillibitsForLevel(-1, 7), 10000);  // unknown: average
+  EXPECT_EQ(policy.MillibitsForLevel(9, 7), 10000);   // out of range
+
+  MonkeyOptions no_last;
+  no_last.bits_per_key = 7;
+  no_last.last_level_filter = false;
+  const MonkeyFilterPolicy skip(no_last);
+  EXPECT_EQ(skip.MillibitsForLevel(6, 7), 0);
+  EXPECT_GT(skip.MillibitsForLevel(5, 7), 0);
+  EXPECT_NE(skip.PlanToString(7).find("none"), std::string::npos);
+}
+
+// Records the level each SST was built for. A trivial move keeps the file
+// (and its filter) under a new level, so moved files keep their first level.
+class CreationLevels : public rocksdb::EventListener {
+ public:
+  void OnFlushCompleted(rocksdb::DB*,
+                        const rocksdb::FlushJobInfo& info) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    level_.emplace(Name(info.file_path), 0);
+  }
+  void OnCompactionCompleted(rocksdb::DB*,
+                             const rocksdb::CompactionJobInfo& info) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::set<std::string> inputs;
+    for (const auto& f : info.input_files) inputs.insert(Name(f));
+    for (const auto& f : info.output_files) {
+      if (!inputs.count(Name(f))) level_.emplace(Name(f), info.output_level);
+    }
+  }
+  int LevelOf(const std::string& path) {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = level_.find(Name(path));
+    return it == level_.end() ? -100 : it->second;
+  }
+
+ private:
+  static std::string Name(const std::string& path) {
+    return path.substr(path.rfind('/') + 1);
+  }
+  std::mutex mu_;
+  std::map<std::string, int> level_;
+};
+
+// FastLocalBloom's filter size in RocksDB 7.8.3 for n keys at m millibits:
+// bits rounded up to whole 64-byte cache lines, plus 5 bytes of metadata.
+uint64_t BloomFilterBytes(uint64_t n, int millibits) {
+  if (millibits == 0) return 0;
+  const uint64_t raw = (n * millibits + 7999) / 8000;
+  return ((raw + 63) & ~uint64_t{63}) + 5;
+}
+
+rocksdb::Options TreeOptions(const std::string& filter_uri) {
+  rocksdb::Options options;
+  options.create_if_missing = true;
+  options.compression = rocksdb::kNoCompression;
+  options.write_buffer_size = 256 << 10;
+  options.target_file_size_base = 256 << 10;
+  options.max_bytes_for_level_base = 128 << 10;
+  options.level_compaction_dynamic_level_bytes = true;
+  options.num_levels = 5;
+  options.max_background_jobs = 2;
+  options.statistics = rocksdb::CreateDBStatistics();
+  rocksdb::BlockBasedTableOptions table;
+  if (!filter_uri.empty()) table.filter_policy = PolicyOrDie(filter_uri);
+  options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+  return options;
+}
+
+void WaitForCompactions(rocksdb::DB* db) {
+  ASSERT_TRUE(db->Flush(rocksdb::FlushOptions()).ok());
+  for (int i = 0; i < 6000; ++i) {
+    uint64_t pending = 1, running = 1;
+    db->GetIntProperty("rocksdb.compaction-pending", &pending);
+    db->GetIntProperty("rocksdb.num-running-compactions", &running);
+    if (pending == 0 && running == 0) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  FAIL() << "compactions did not finish";
+}
+
+std::unique_ptr<rocksdb::DB> Open(const rocksdb::Options& options,
+                                  const std::string& path) {
+  rocksdb::DB* db = nullptr;
+  rocksdb::Status s = rocksdb::DB::Open(options, path, &db);
+  EXPECT_TRUE(s.ok()) << s.ToString();
+  return std::unique_ptr<rocksdb::DB>(db);
+}
+
+constexpr int kTreeKeys = 400000;
+
+// Writes kTreeKeys keys in random order, so that compactions rewrite files.
+void LoadTree(rocksdb::DB* db) {
+  std::vector<int> order(kTreeKeys);
+  std::iota(order.begin(), order.end(), 0);
+  std::shuffle(order.begin(), order.end(), std::mt19937(1));
+  const std::string value(48, 'v');
+  for (int i : order) {
+    ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), Key(i), value).ok());
+  }
+  WaitForCompactions(db);
+}
+
+void ExpectAllKeysFound(rocksdb::DB* db, int keys = kTreeKeys) {
+  std::string value;
+  int missing = 0;
+  for (int i = 0; i < keys; ++i) {
+    missing += !db->Get(rocksdb::ReadOptions(), Key(i), &value).ok();
+  }
+  EXPECT_EQ(missing, 0);
+}
+
+// Absent lookups must all come back NotFound, and count how often filters
+// answered them.
+uint64_t ProbeAbsent(rocksdb::DB* db, rocksdb::Statistics* stats) {
+  stats->Reset();
+  std::string value;
+  for (int i = 0; i < 20000; ++i) {
+    EXPECT_TRUE(
+        db->Get(rocksdb::ReadOptions(), test::AbsentKey(i * 13, 0), &value)
+            .IsNotFound());
+  }
+  return test::CountsFrom(*stats).useful;
+}
+
+TEST(MonkeyFilterPolicyTest, EachSstGetsItsLevelsPlan) {
+  test::TempDir dir;
+  rocksdb::Options options = TreeOptions("monkey:10");
+  auto levels = std::make_shared<CreationLevels>();
+  options.listeners.push_back(levels);
+  auto db = Open(options, dir.path());
+  LoadTree(db.get());
+
+  const auto& policy = AsMonkey(
+      *options.table_factory->GetOptions<rocksdb::BlockBasedTableOptions>()
+           ->filter_policy);
+  std::vector<rocksdb::LiveFileMetaData> files;
+  db->GetLiveFilesMetaData(&files);
+  rocksdb::TablePropertiesCollection props;
+  ASSERT_TRUE(db->GetPropertiesOfAllTables(&props).ok());
+
+  std::set<int> live_levels, checked_levels;
+  for (const auto& file : files) {
+    live_levels.insert(file.level);
+    const std::string path = file.db_path + file.name;
+    const int created = levels->LevelOf(path);
+    ASSERT_GE(created, 0) << path << " has no recorded creation level";
+    const auto& p = props.at(path);
+    const int millibits = policy.MillibitsForLevel(created, options.num_levels);
+    EXPECT_EQ(p->filter_size, BloomFilterBytes(p->num_entries, millibits))
+        << path << " built for L" << created << " with " << p->num_entries
+        << " keys";
+    checked_levels.insert(created);
+  }
+  EXPECT_GE(live_levels.size(), 3u) << "the tree must have 3 levels or more";
+  EXPECT_GE(checked_levels.size(), 3u);
+  // Different levels really got different bits per key.
+  EXPECT_NE(policy.MillibitsForLevel(*checked_levels.begin(), 5),
+            policy.MillibitsForLevel(*checked_levels.rbegin(), 5));
+  ExpectAllKeysFound(db.get());
+  EXPECT_GT(ProbeAbsent(db.get(), options.statistics.get()), 0u);
+}
+
+TEST(MonkeyFilterPolicyTest, FlushFilesGetTheL0Plan) {
+  test::TempDir dir;
+  rocksdb::Options options = TreeOptions("monkey:7");
+  options.disable_auto_compactions = true;
+  auto db = Open(options, dir.path());
+  for (int i = 0; i < 20000; ++i) {
+    ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), Key(i), "v").ok());
+  }
+  ASSERT_TRUE(db->Flush(rocksdb::FlushOptions()).ok());
+  const auto& policy = AsMonkey(
+      *options.table_factory->GetOptions<rocksdb::BlockBasedTableOptions>()
+           ->filter_policy);
+  rocksdb::TablePropertiesCollection props;
+  ASSERT_TRUE(db->GetPropertiesOfAllTables(&props).ok());
+  ASSERT_FALSE(props.empty());
+  for (const auto& [path, p] : props) {
+    EXPECT_EQ(p->filter_size,
+              BloomFilterBytes(p->num_entries, policy.MillibitsForLevel(0, 5)))
+        << path;
+  }
+  EXPECT_GT(policy.MillibitsForLevel(0, 5), 7000);
+}
+
+TEST(MonkeyFilterPolicyTest, SstFileWriterFilesGetTheAverage) {
+  test::TempDir dir;
+  const rocksdb::Options options = TreeOptions("monkey:7");
+  rocksdb::SstFileWriter writer(rocksdb::EnvOptions(), options);
+  const std::string sst = dir.Sub("ingest.sst");
+  ASSERT_TRUE(writer.Open(sst).ok());
+  const int n = 50000;
+  for (int i = 0; i < n; ++i) ASSERT_TRUE(writer.Put(Key(i), "v").ok());
+  ASSERT_TRUE(writer.Finish().ok());
+  rocksdb::SstFileReader reader(options);
+  ASSERT_TRUE(reader.Open(sst).ok());
+  EXPECT_EQ(reader.GetTableProperties()->filter_size,
+            BloomFilterBytes(n, 7000));
+}
+
+TEST(MonkeyFilterPolicyTest, StockPoliciesReadMonkeyFilesAndBack) {
+  test::TempDir monkey_dir, bloom_dir;
+  {
+    auto db = Open(TreeOptions("monkey:10"), monkey_dir.path());
+    LoadTree(db.get());
+  }
+  {
+    auto db = Open(TreeOptions("bloomfilter:10"), bloom_dir.path());
+    LoadTree(db.get());
+  }
+  struct Reader {
+    std::string dir, uri;
+    bool filters_used;
+  };
+  for (const Reader& r : {Reader{monkey_dir.path(), "bloomfilter:10", true},
+                          Reader{monkey_dir.path(), "", false},
+                          Reader{bloom_dir.path(), "monkey:10", true},
+                          Reader{bloom_dir.path(), "", false}}) {
+    SCOPED_TRACE(r.dir + " read with '" + r.uri + "'");
+    rocksdb::Options options = TreeOptions(r.uri);
+    auto db = Open(options, r.dir);
+    ExpectAllKeysFound(db.get());
+    const uint64_t useful = ProbeAbsent(db.get(), options.statistics.get());
+    EXPECT_EQ(useful > 0, r.filters_used);
+  }
+}
+
+TEST(MonkeyFilterPolicyTest, ReopensFromItsOptionsFile) {
+  test::TempDir dir;
+  {
+    auto db = Open(TreeOptions("id=monkey;bits_per_key=7;size_ratio=8;"
+                               "last_level_filter=false"),
+                   dir.path());
+    ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), Key(1), "v").ok());
+  }
+  rocksdb::ConfigOptions config;
+  config.ignore_unsupported_options = false;
+  rocksdb::DBOptions db_options;
+  std::vector<rocksdb::ColumnFamilyDescriptor> cfs;
+  ASSERT_TRUE(
+      rocksdb::LoadLatestOptions(config, dir.path(), &db_options, &cfs).ok());
+  ASSERT_EQ(cfs.size(), 1u);
+  const auto* table =
+      cfs[0]
+          .options.table_factory->GetOptions<rocksdb::BlockBasedTableOptions>();
+  ASSERT_NE(table, nullptr);
+  ASSERT_NE(table->filter_policy, nullptr);
+  const MonkeyOptions& o = AsMonkey(*table->filter_policy).options();
+  EXPECT_EQ(o.bits_per_key, 7);
+  EXPECT_EQ(o.size_ratio, 8);
+  EXPECT_FALSE(o.last_level_filter);
+
+  // The reopened DB runs with the policy from its own OPTIONS file.
+  rocksdb::Options options(db_options, cfs[0].options);
+  auto db = Open(options, dir.path());
+  std::string value;
+  EXPECT_TRUE(db->Get(rocksdb::ReadOptions(), Key(1), &value).ok());
+}
+
+TEST(MonkeyFilterPolicyTest, RibbonPlansRealBits) {
+  test::TempDir dir;
+  rocksdb::Options options =
+      TreeOptions("id=monkey;bits_per_key=10;filter=ribbon");
+  options.write_buffer_size = 4 << 20;  // files of ~40k keys
+  options.disable_auto_compactions = true;
+  auto db = Open(options, dir.path());
+  for (int i = 0; i < 60000; ++i) {
+    ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), Key(i), "v").ok());
+  }
+  ASSERT_TRUE(db->Flush(rocksdb::FlushOptions()).ok());
+  const auto& policy = AsMonkey(
+      *options.table_factory->GetOptions<rocksdb::BlockBasedTableOptions>()
+           ->filter_policy);
+  rocksdb::TablePropertiesCollection props;
+  ASSERT_TRUE(db->GetPropertiesOfAllTables(&props).ok());
+  ASSERT_FALSE(props.empty());
+  for (const auto& [path, p] : props) {
+    const double real = 8.0 * p->filter_size / p->num_filter_entries;
+    const double planned = policy.MillibitsForLevel(0, 5) / 1000.0;
+    EXPECT_NEAR(real, planned, 0.03 * planned) << path;
+  }
+  ExpectAllKeysFound(db.get(), 60000);
+}
+
+}  // namespace
+}  // namespace monkey

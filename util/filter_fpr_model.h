@@ -1,0 +1,74 @@
+// False positive rate models of the filters RocksDB builds, as functions of
+// real filter bits per key. The planner (monkey_bpk.h) optimises against the
+// model of the filter that will actually be built, so these must match what
+// RocksDB measures, not textbook formulas. Pure math: no RocksDB in here.
+#pragma once
+
+#include <string>
+
+namespace monkey {
+
+enum class FilterKind {
+  kIdealBloom,      // p = exp(-b ln^2 2): the textbook optimum, for the math
+  kFastLocalBloom,  // RocksDB's format_version=5 cache-local Bloom
+  kRibbon,          // RocksDB's Standard128Ribbon
+};
+
+// Ribbon slots per added key (RocksDB's BandingConfigHelper with 128-bit
+// coefficients): it grows by 0.0038 per doubling of the filter. 1.045 is what
+// RocksDB 7.8.3 builds for 35k..1M keys per filter; measured here,
+// ribbonfilter:10 gives 7.00 real bits/key at 35k keys and 7.10 at 1M.
+inline constexpr double kRibbonSlotsPerKey = 1.045;
+
+class FprModel {
+ public:
+  static FprModel IdealBloom();
+  static FprModel FastLocalBloom();
+  static FprModel Ribbon(double slots_per_key = kRibbonSlotsPerKey);
+
+  // Expected FPR of one filter holding `bits_per_key` real bits per key.
+  // 0 bits means no filter (FPR 1). Values are clamped to [0, max_bits()].
+  double FalsePositiveRate(double bits_per_key) const;
+
+  // RocksDB cannot build a filter below min_bits() (it turns 0.5..1 into 1
+  // and less into none) or above max_bits(); the planner stays inside.
+  double min_bits() const { return min_bits_; }
+  double max_bits() const { return max_bits_; }
+  FilterKind kind() const { return kind_; }
+  std::string Name() const;
+
+ private:
+  FprModel(FilterKind kind, double min_bits, double max_bits,
+           double slots_per_key)
+      : kind_(kind),
+        min_bits_(min_bits),
+        max_bits_(max_bits),
+        slots_per_key_(slots_per_key) {}
+
+  FilterKind kind_;
+  double min_bits_;
+  double max_bits_;
+  double slots_per_key_;  // Ribbon only
+};
+
+// The number of probes RocksDB's FastLocalBloom uses for a given setting in
+// millibits per key (util/bloom_impl.h, FastLocalBloomImpl::ChooseNumProbes).
+int FastLocalBloomProbes(int millibits_per_key);
+
+// FPR of FastLocalBloom: keys land in 512-bit cache lines (Poisson with mean
+// 512/b); each sets `num_probes` bits inside its line. Exact for independent
+// probes, by inclusion-exclusion over occupied bits; see filter_fpr_model.cc.
+double FastLocalBloomFpr(double bits_per_key, int num_probes);
+
+// RocksDB's own estimate for a cache-local Bloom (BloomMath::CacheLocalFpRate,
+// the mean of +-1 sigma line loads). Not accurate enough to plan with, but it
+// is how RocksDB turns a Ribbon "bloom-equivalent" setting into a target FPR.
+double RocksDbCacheLocalFpRate(double bits_per_key, int num_probes);
+
+// The Ribbon setting (NewRibbonFilterPolicy's bloom-equivalent bits per key,
+// in millibits) whose target FPR RocksDB makes equal to `fpr`, so that a plan
+// in real bits can be handed to RocksDB. Returns the smallest setting whose
+// target is <= fpr, or 0 when fpr >= 1 (no filter).
+int RibbonSettingMillibitsForFpr(double fpr);
+
+}  // namespace monkey

@@ -1,0 +1,267 @@
+// Monkey's bits-per-key planner. See monkey_bpk.h for the math.
+#include "util/monkey_bpk.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <utility>
+
+namespace monkey {
+namespace {
+
+// RocksDB clamps bits per key to 100 (BloomLikeFilterPolicy); a budget above
+// that cannot be built by anyone, so it is an input error, not a plan.
+constexpr double kMaxBudgetBitsPerKey = 100.0;
+constexpr size_t kMaxLevels = 64;
+constexpr int kGridMillibits = 10;
+
+// Lower convex hull of (millibits, FPR) over [min_bits, max_bits]. slope[v]
+// joins vertex v to v + 1 and rises with v: each step up buys less.
+struct Hull {
+  std::vector<int> millibits;
+  std::vector<double> fpr;
+  std::vector<double> slope;  // FPR per millibit, negative, increasing
+};
+
+Hull BuildHull(const FprModel& model) {
+  const int lo = static_cast<int>(std::ceil(model.min_bits() * 1000 - 1e-9));
+  const int hi = static_cast<int>(std::floor(model.max_bits() * 1000 + 1e-9));
+  Hull hull;
+  for (int m = lo; m <= hi;) {
+    const double x = m, y = model.FalsePositiveRate(m / 1000.0);
+    // Pop while the last vertex lies on or above the chord to (x, y).
+    while (hull.millibits.size() >= 2) {
+      const size_t n = hull.millibits.size();
+      const double x1 = hull.millibits[n - 2], y1 = hull.fpr[n - 2];
+      const double x2 = hull.millibits[n - 1], y2 = hull.fpr[n - 1];
+      if ((y2 - y1) * (x - x1) < (y - y1) * (x2 - x1)) break;
+      hull.millibits.pop_back();
+      hull.fpr.pop_back();
+    }
+    hull.millibits.push_back(m);
+    hull.fpr.push_back(y);
+    if (m == hi) break;
+    m = std::min(hi, (m / kGridMillibits + 1) * kGridMillibits);
+  }
+  // Past the point where FPR stops falling, more bits buy nothing.
+  while (hull.fpr.size() >= 2 && hull.fpr.back() >= hull.fpr.end()[-2]) {
+    hull.millibits.pop_back();
+    hull.fpr.pop_back();
+  }
+  for (size_t v = 0; v + 1 < hull.millibits.size(); ++v) {
+    hull.slope.push_back((hull.fpr[v + 1] - hull.fpr[v]) /
+                         (hull.millibits[v + 1] - hull.millibits[v]));
+  }
+  return hull;
+}
+
+// FastLocalBloom's hull costs ~40 ms to build; build each model's once.
+std::shared_ptr<const Hull> HullFor(const FprModel& model) {
+  static std::mutex mu;
+  static std::map<std::pair<std::string, double>, std::shared_ptr<const Hull>>
+      cache;
+  const auto key = std::make_pair(model.Name(), model.min_bits());
+  std::lock_guard<std::mutex> lock(mu);
+  auto& hull = cache[key];
+  if (!hull) hull = std::make_shared<const Hull>(BuildHull(model));
+  return hull;
+}
+
+// Water-filling over the levels in `on`, each between min_bits and
+// max_bits, with `budget` millibit-entries. At multiplier lambda a level with
+// n entries in w runs sits at the first hull vertex whose next step gains
+// less than lambda per millibit-entry: w |slope| < lambda n. Bisection finds
+// the lambda where the spend crosses the budget; the levels that move there
+// are the margin, and take what is left, 1 millibit at a time.
+std::vector<int> WaterFill(const Hull& hull,
+                           const std::vector<LevelShape>& shape,
+                           const std::vector<size_t>& on, double budget) {
+  auto vertex_at = [&](size_t i, double lambda) -> size_t {
+    const double threshold = -lambda * shape[i].entries / shape[i].runs;
+    return std::lower_bound(hull.slope.begin(), hull.slope.end(), threshold) -
+           hull.slope.begin();
+  };
+  auto spend = [&](double lambda) {
+    double total = 0;
+    for (size_t i : on) {
+      total += shape[i].entries * hull.millibits[vertex_at(i, lambda)];
+    }
+    return total;
+  };
+  // Slack for rounding in sums of n_i * millibits.
+  const double slack = 1e-9 * std::max(1.0, budget);
+  double hi = 0;  // every level at min_bits from here up
+  for (size_t i : on) {
+    hi = std::max(hi, shape[i].runs * -hull.slope.front() / shape[i].entries);
+  }
+  hi = hi * 2 + std::numeric_limits<double>::min();
+  double lo = hi * 1e-300;  // every level at its best hull vertex
+  std::vector<int> millibits(shape.size(), 0);
+  if (hull.slope.empty() || spend(lo) <= budget + slack) lo = hi = 0;
+  for (int iter = 0; iter < 200 && lo > 0; ++iter) {
+    const double mid = std::sqrt(lo * hi);
+    if (mid <= lo || mid >= hi) break;
+    (spend(mid) <= budget + slack ? hi : lo) = mid;
+  }
+  double remaining = budget;
+  for (size_t i : on) {
+    millibits[i] = hull.millibits[vertex_at(i, hi)];
+    remaining -= shape[i].entries * millibits[i];
+  }
+  for (size_t i : on) {
+    const size_t target = vertex_at(i, lo);
+    const double n = shape[i].entries;
+    for (size_t v = vertex_at(i, hi); v < target; ++v) {
+      const double step = hull.millibits[v + 1] - hull.millibits[v];
+      const double extra = std::min(step, std::floor((remaining + slack) / n));
+      if (extra <= 0) break;
+      millibits[i] += static_cast<int>(extra);
+      remaining -= n * extra;
+      if (extra < step) break;
+    }
+  }
+  return millibits;
+}
+
+void Finish(const std::vector<LevelShape>& shape, const FprModel& model,
+            Plan* plan) {
+  plan->sum_fpr = 0;
+  plan->total_bits = 0;
+  plan->filtered_entries = 0;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    LevelPlan& level = plan->levels[i];
+    level.bits_per_key = level.millibits_per_key / 1000.0;
+    level.fpr = model.FalsePositiveRate(level.bits_per_key);
+    if (!shape[i].filtered) continue;
+    plan->sum_fpr += shape[i].runs * level.fpr;
+    plan->total_bits += shape[i].entries * level.bits_per_key;
+    plan->filtered_entries += shape[i].entries;
+  }
+}
+
+}  // namespace
+
+std::string ValidatePlanInputs(const std::vector<LevelShape>& shape,
+                               double bits_per_key) {
+  if (!(bits_per_key >= 0 && bits_per_key <= kMaxBudgetBitsPerKey)) {
+    return "bits_per_key must be in [0, 100], got " +
+           std::to_string(bits_per_key);
+  }
+  if (shape.empty() || shape.size() > kMaxLevels) {
+    return "the tree must have 1 to 64 levels, got " +
+           std::to_string(shape.size());
+  }
+  for (size_t i = 0; i < shape.size(); ++i) {
+    const LevelShape& level = shape[i];
+    if (!(level.entries >= 0 && std::isfinite(level.entries)) ||
+        !(level.runs >= 0 && std::isfinite(level.runs))) {
+      return "level " + std::to_string(i) +
+             " needs finite, non-negative entries and runs, got entries=" +
+             std::to_string(level.entries) +
+             " runs=" + std::to_string(level.runs);
+    }
+  }
+  return "";
+}
+
+Plan PlanBitsPerKey(const std::vector<LevelShape>& shape, double bits_per_key,
+                    const FprModel& model) {
+  const std::shared_ptr<const Hull> hull_ptr = HullFor(model);
+  const Hull& hull = *hull_ptr;
+  double entries = 0;
+  for (const LevelShape& level : shape) {
+    if (level.filtered) entries += level.entries;
+  }
+  const double budget = bits_per_key * 1000.0 * entries;  // millibit-entries
+
+  // Levels that cost nothing get the best filter there is; levels nobody
+  // probes get none. The rest are candidates.
+  std::vector<int> fixed(shape.size(), 0);
+  std::vector<size_t> candidates;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (!shape[i].filtered || shape[i].runs <= 0) continue;
+    if (shape[i].entries <= 0) {
+      fixed[i] = hull.millibits.back();
+    } else {
+      candidates.push_back(i);
+    }
+  }
+  // Swapping two runs' bits shows that smaller runs never get fewer bits, so
+  // the levels with a filter are the first k in order of run size. Each k is
+  // a convex problem; the best of them is the optimum, zero-bit levels and
+  // all.
+  std::stable_sort(candidates.begin(), candidates.end(),
+                   [&](size_t a, size_t b) {
+                     return shape[a].entries / shape[a].runs <
+                            shape[b].entries / shape[b].runs;
+                   });
+  Plan best;
+  double best_sum = std::numeric_limits<double>::infinity();
+  double min_cost = 0;
+  for (size_t k = 0; k <= candidates.size(); ++k) {
+    if (k > 0) min_cost += shape[candidates[k - 1]].entries * hull.millibits[0];
+    if (min_cost > budget * (1 + 1e-12)) break;
+    const std::vector<size_t> on(candidates.begin(), candidates.begin() + k);
+    std::vector<int> millibits = WaterFill(hull, shape, on, budget);
+    Plan plan;
+    plan.levels.resize(shape.size());
+    for (size_t i = 0; i < shape.size(); ++i) {
+      plan.levels[i].millibits_per_key = std::max(millibits[i], fixed[i]);
+    }
+    Finish(shape, model, &plan);
+    if (plan.sum_fpr < best_sum) {
+      best_sum = plan.sum_fpr;
+      best = std::move(plan);
+    }
+  }
+  return best;
+}
+
+Plan PlanUniform(const std::vector<LevelShape>& shape, double bits_per_key,
+                 const FprModel& model) {
+  // RocksDB's rounding: below 0.5 no filter, 0.5..1 builds 1 bit.
+  int millibits = static_cast<int>(bits_per_key * 1000.0 + 0.500001);
+  if (millibits < 500) {
+    millibits = 0;
+  } else {
+    millibits = std::clamp(
+        millibits, static_cast<int>(std::ceil(model.min_bits() * 1000 - 1e-9)),
+        static_cast<int>(std::floor(model.max_bits() * 1000 + 1e-9)));
+  }
+  Plan plan;
+  plan.levels.resize(shape.size());
+  for (size_t i = 0; i < shape.size(); ++i) {
+    plan.levels[i].millibits_per_key = shape[i].filtered ? millibits : 0;
+  }
+  Finish(shape, model, &plan);
+  return plan;
+}
+
+std::string StaticShape(double size_ratio, int num_levels,
+                        bool last_level_filter,
+                        std::vector<LevelShape>* shape) {
+  if (!(size_ratio > 1.0) || !std::isfinite(size_ratio)) {
+    return "size_ratio must be a finite number above 1, got " +
+           std::to_string(size_ratio);
+  }
+  if (num_levels < 1 || num_levels > static_cast<int>(kMaxLevels)) {
+    return "num_levels must be in [1, 64], got " + std::to_string(num_levels);
+  }
+  shape->assign(num_levels, LevelShape());
+  const int last = num_levels - 1;
+  const double log_ratio = std::log(size_ratio);
+  for (int level = 1; level <= last; ++level) {
+    (*shape)[level].entries = std::exp(log_ratio * (level - last));
+  }
+  // L0 is one more step up: a single run of L1 / size_ratio. With one level
+  // in all, L0 is the last level.
+  (*shape)[0].entries =
+      num_levels == 1 ? 1.0 : std::exp(log_ratio * (0 - last));
+  if (!last_level_filter) (*shape)[last].filtered = false;
+  return "";
+}
+
+}  // namespace monkey
