@@ -1,0 +1,22 @@
+// One call that puts a filter policy, given as a string, into rocksdb::Options:
+// what db_bench, the tools and an engine's own code use to turn Monkey on.
+#pragma once
+
+#include <string>
+
+#include "rocksdb/options.h"
+#include "rocksdb/status.h"
+
+namespace monkey {
+
+// Registers "monkey" with RocksDB's default ObjectLibrary, once per process.
+void RegisterOnce();
+
+// Parses filter_uri (e.g. "monkey:7" or "id=monkey;bits_per_key=7;shape=live")
+// with ignore_unsupported_options=false, sets it as the block-based table's
+// filter_policy in *options, and adds the listener that feeds it the live
+// shape.
+rocksdb::Status Install(const std::string& filter_uri,
+                        rocksdb::Options* options);
+
+}  // namespace monkey

@@ -1,0 +1,49 @@
+// monkey::Install: a filter policy from a string, into rocksdb::Options.
+#include "monkey/install.h"
+
+#include <mutex>
+
+#include "monkey/monkey_filter_policy.h"
+#include "rocksdb/convenience.h"
+#include "rocksdb/filter_policy.h"
+#include "rocksdb/table.h"
+
+namespace monkey {
+
+void RegisterOnce() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    RegisterMonkeyFilterPolicy(*ROCKSDB_NAMESPACE::ObjectLibrary::Default(),
+                               "");
+  });
+}
+
+ROCKSDB_NAMESPACE::Status Install(const std::string& filter_uri,
+                                  ROCKSDB_NAMESPACE::Options* options) {
+  using ROCKSDB_NAMESPACE::BlockBasedTableOptions;
+  using ROCKSDB_NAMESPACE::Status;
+  RegisterOnce();
+  const BlockBasedTableOptions* current =
+      options->table_factory == nullptr
+          ? nullptr
+          : options->table_factory->GetOptions<BlockBasedTableOptions>();
+  if (current == nullptr) {
+    return Status::InvalidArgument(
+        "monkey::Install needs a block-based table factory");
+  }
+  ROCKSDB_NAMESPACE::ConfigOptions config;
+  config.ignore_unsupported_options =
+      false;  // unknown ids must not mean "none"
+  BlockBasedTableOptions table = *current;
+  Status s = ROCKSDB_NAMESPACE::FilterPolicy::CreateFromString(
+      config, filter_uri, &table.filter_policy);
+  if (!s.ok()) {
+    return Status::InvalidArgument("filter_uri '" + filter_uri + "'",
+                                   s.ToString());
+  }
+  options->table_factory.reset(
+      ROCKSDB_NAMESPACE::NewBlockBasedTableFactory(table));
+  return Status::OK();
+}
+
+}  // namespace monkey

@@ -1,0 +1,53 @@
+// Tests of monkey::Install (table/install.cc).
+#include "monkey/install.h"
+
+#include <gtest/gtest.h>
+
+#include "monkey/monkey_filter_policy.h"
+#include "rocksdb/table.h"
+
+namespace monkey {
+namespace {
+
+const rocksdb::BlockBasedTableOptions& Table(const rocksdb::Options& options) {
+  return *options.table_factory->GetOptions<rocksdb::BlockBasedTableOptions>();
+}
+
+TEST(InstallTest, SetsThePolicyAndKeepsOtherTableOptions) {
+  rocksdb::Options options;
+  rocksdb::BlockBasedTableOptions table;
+  table.block_size = 16 << 10;
+  table.cache_index_and_filter_blocks = true;
+  options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+
+  ASSERT_TRUE(Install("id=monkey;bits_per_key=7", &options).ok());
+  EXPECT_EQ(Table(options).block_size, 16u << 10);
+  EXPECT_TRUE(Table(options).cache_index_and_filter_blocks);
+  const auto* monkey =
+      Table(options).filter_policy->CheckedCast<MonkeyFilterPolicy>();
+  ASSERT_NE(monkey, nullptr);
+  EXPECT_EQ(monkey->options().bits_per_key, 7);
+
+  ASSERT_TRUE(Install("bloomfilter:10", &options).ok());
+  EXPECT_STREQ(Table(options).filter_policy->Name(), "bloomfilter");
+  EXPECT_EQ(Table(options).block_size, 16u << 10);
+}
+
+TEST(InstallTest, BadUriIsInvalidArgumentNamingIt) {
+  rocksdb::Options options;
+  for (const std::string uri : {"monkey:oops", "nosuchfilter:10",
+                                "id=monkey;size_ratio=1"}) {
+    const rocksdb::Status s = Install(uri, &options);
+    EXPECT_TRUE(s.IsInvalidArgument()) << uri << ": " << s.ToString();
+    EXPECT_NE(s.ToString().find(uri), std::string::npos) << s.ToString();
+  }
+}
+
+TEST(InstallTest, NeedsABlockBasedTable) {
+  rocksdb::Options options;
+  options.table_factory.reset(rocksdb::NewPlainTableFactory());
+  EXPECT_TRUE(Install("monkey:7", &options).IsInvalidArgument());
+}
+
+}  // namespace
+}  // namespace monkey
