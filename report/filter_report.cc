@@ -120,6 +120,8 @@ Status BuildFilterReport(DB* db, const FilterStatsCollector& collector,
       table == nullptr ? nullptr : table->filter_policy.get();
 
   const std::map<int, LevelFilterCounts> counts = collector.level_counts();
+  const auto files_at_start = collector.FilesAtStart();
+  std::string changed_levels;
   const int num_levels = static_cast<int>(meta.levels.size());
   for (int level = -1; level < num_levels; ++level) {
     const auto counted = counts.find(level);
@@ -144,7 +146,9 @@ Status BuildFilterReport(DB* db, const FilterStatsCollector& collector,
       l.entries = MapValue(aggregated, "num_entries");
       l.filter_bytes = MapValue(aggregated, "filter_size");
       l.filter_entries = MapValue(aggregated, "num_filter_entries");
+      std::set<uint64_t> numbers;
       for (const rocksdb::SstFileMetaData& f : files.files) {
+        numbers.insert(f.file_number);
         auto it = by_number.find(f.file_number);
         if (it == by_number.end()) continue;  // deleted since the snapshot
         const std::optional<FprModel> m =
@@ -153,6 +157,13 @@ Status BuildFilterReport(DB* db, const FilterStatsCollector& collector,
           model.Add(*m, it->second->filter_size,
                     it->second->num_filter_entries);
         }
+      }
+      if (files_at_start) {
+        auto start = files_at_start->find(level);
+        l.changed =
+            numbers != (start == files_at_start->end() ? std::set<uint64_t>()
+                                                       : start->second);
+        if (l.changed) changed_levels += " L" + std::to_string(level);
       }
     }
     if (l.files == 0 && counted == counts.end()) continue;
@@ -174,8 +185,10 @@ Status BuildFilterReport(DB* db, const FilterStatsCollector& collector,
         if (l.model_fpr) {
           const double p = *l.model_fpr;
           l.fpr_sigma = std::sqrt(p * (1 - p) / trials);
-          l.model_agrees =
-              std::fabs(*l.fpr - p) <= std::max(3 * *l.fpr_sigma, 0.05 * p);
+          if (!l.changed) {
+            l.model_agrees =
+                std::fabs(*l.fpr - p) <= std::max(3 * *l.fpr_sigma, 0.05 * p);
+          }
         }
       }
     }
@@ -195,6 +208,12 @@ Status BuildFilterReport(DB* db, const FilterStatsCollector& collector,
   }
   if (r.filter_entries_total > 0) {
     r.bits_per_key = 8.0 * r.filter_bytes_total / r.filter_entries_total;
+  }
+  if (!changed_levels.empty()) {
+    r.notes.push_back("files changed during the measurement on" +
+                      changed_levels +
+                      "; their FPR is not compared with the model (a table "
+                      "reader counts under the level it was opened at)");
   }
 
   r.lookups = collector.lookups();

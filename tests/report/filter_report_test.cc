@@ -172,6 +172,42 @@ TEST(FilterReportTest, NoFilterMeansNoFprAndNoSum) {
   EXPECT_GE(r.tickers->data_hit + r.tickers->data_miss, t->absent_keys());
 }
 
+TEST(FilterReportTest, LevelsThatChangedAreNotJudged) {
+  auto t = test::MakeTwoLevelDb("bloomfilter:10", 20000);
+  FilterStatsCollector collector;
+  collector.Start(nullptr, t->db.get());
+  {
+    FilterStatsCollector::ThreadScope scope(&collector);
+    std::string value;
+    for (uint64_t i = 0; i < t->absent_keys(); ++i) {
+      t->db->Get(rocksdb::ReadOptions(), t->Absent(i), &value);
+    }
+  }
+  // The L0 file goes into L6: both levels now hold other files than the
+  // readers that counted.
+  ASSERT_TRUE(
+      t->db->CompactRange(rocksdb::CompactRangeOptions(), nullptr, nullptr)
+          .ok());
+  FilterReport r;
+  ASSERT_TRUE(
+      BuildFilterReport(t->db.get(), collector, "readmissing", &r).ok());
+  ASSERT_EQ(r.levels.size(), 2u);
+  for (const LevelFilterReport& l : r.levels) {
+    EXPECT_TRUE(l.changed) << l.level;
+    EXPECT_TRUE(l.fpr.has_value()) << l.level;
+    EXPECT_FALSE(l.model_agrees.has_value()) << l.level;
+  }
+  ASSERT_EQ(r.notes.size(), 1u);
+  EXPECT_NE(r.notes[0].find("L0 L6"), std::string::npos) << r.notes[0];
+  EXPECT_NE(r.ToTable().find("chg"), std::string::npos);
+
+  // Unchanged since Start(): judged again.
+  collector.Start(nullptr, t->db.get());
+  ASSERT_TRUE(BuildFilterReport(t->db.get(), collector, "idle", &r).ok());
+  for (const LevelFilterReport& l : r.levels) EXPECT_FALSE(l.changed);
+  EXPECT_TRUE(r.notes.empty());
+}
+
 TEST(FilterReportTest, PresentLookupsLeaveFpPerAbsentLookupUnset) {
   auto t = test::MakeTwoLevelDb("bloomfilter:10", 20000);
   FilterStatsCollector collector;
