@@ -17,6 +17,7 @@ import os
 import re
 import shlex
 import shutil
+import statistics
 import subprocess
 import sys
 import time
@@ -227,6 +228,21 @@ def workload_phases(preset, num, reads, threads, cache_size):
                f"--num={num}", f"--reads={reads // threads}",
                f"--threads={threads}"]
     return [("load", load, num), ("measure", measure, reads)]
+
+
+def median_of_rounds(rounds):
+    """One entry per benchmark: the median ops/s and P95 of the rounds, with
+    every round's values kept."""
+    merged = []
+    for name in [b["benchmark"] for b in rounds[0]] if rounds else []:
+        runs = [b for r in rounds for b in r if b["benchmark"] == name]
+        entry = dict(runs[-1])
+        for key in ("ops_per_sec", "p95_micros", "micros_per_op"):
+            values = [b[key] for b in runs if b[key] is not None]
+            entry[key] = statistics.median(values) if values else None
+            entry[key + "_rounds"] = [b[key] for b in runs]
+        merged.append(entry)
+    return merged
 
 
 def fmt_pct(x, digits=3):
@@ -525,6 +541,9 @@ def main():
     ap.add_argument("--num", type=int, action="append", default=[],
                     help="keys in the tree (repeatable; default: preset's)")
     ap.add_argument("--reads", type=int, help="lookups or inserts measured")
+    ap.add_argument("--repeat", type=int,
+                    help="rounds of the measurement (default 3; tdstore 1: "
+                         "its inserts change the tree)")
     ap.add_argument("--threads", type=int, default=1,
                     help="db_bench threads of the measured phase")
     ap.add_argument("--cache_size", type=int, default=2 << 20,
@@ -540,15 +559,18 @@ def main():
     configs = [parse_config(c) for c in (args.config or preset["configs"])]
     sizes = args.num or preset["sizes"]
     reads = args.reads or preset["reads"]
+    if args.repeat is None:
+        args.repeat = 1 if args.preset == "tdstore" else 3
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
     out = os.path.abspath(os.path.join(args.results, stamp))
     os.makedirs(out, exist_ok=True)
     args.out = out
     db_dir = os.path.abspath(args.db_dir or out)
     runner = Runner(args)
-    runner.steps = 2 * len(configs) * len(sizes)
+    runner.steps = (1 + args.repeat) * len(configs) * len(sizes)
     meta = {"preset": args.preset, "about": preset["about"],
             "sizes": sizes, "reads": reads, "threads": args.threads,
+            "repeat": args.repeat,
             "tree_flags": TREE_FLAGS, "common_flags": COMMON_FLAGS,
             "cpus": os.cpu_count(), "uptime_start": uptime(),
             "started": stamp, "command": sys.argv}
@@ -562,31 +584,49 @@ def main():
 
     results = []
     for num in sizes:
+        # All loads first, then the measurements in rounds over the
+        # configurations, so that a change of machine load hits them alike;
+        # ops/s and P95 are the medians of the rounds.
+        batch = []
         for i, config in enumerate(configs):
             db = os.path.join(db_dir, f"db-{num}-{i}")
             filt = ([f"--filter_uri={config['filter_uri']}"]
                     if config["filter_uri"] else [])
-            base = [f"--db={db}"] + TREE_FLAGS + COMMON_FLAGS + filt
-            result = {"num": num, "config": config, "benchmarks": [],
-                      "reports": {}, "plan": {}, "commands": [],
-                      "uptime": uptime()}
-            for phase, flags, ops in workload_phases(
-                    args.preset, num, reads, args.threads, args.cache_size):
-                log_path = os.path.join(out, f"{num}-{i}-{phase}.log")
-                text, cmd, secs = runner.run_db_bench(
-                    f"{num:,} keys, {config['label']}: {phase}",
-                    base + flags + config["flags"], log_path, ops)
+            batch.append({"num": num, "config": config, "db": db,
+                          "base": [f"--db={db}"] + TREE_FLAGS + COMMON_FLAGS
+                          + filt, "benchmarks": [], "rounds": [],
+                          "reports": {}, "plan": {}, "commands": [],
+                          "uptime": uptime()})
+        phases = workload_phases(args.preset, num, reads, args.threads,
+                                 args.cache_size)
+        for rnd, (phase, flags, ops) in [(0, phases[0])] + [
+                (k, phases[1]) for k in range(args.repeat)]:
+            for i, result in enumerate(batch):
+                config = result["config"]
+                suffix = f"-{rnd + 1}" if phase == "measure" else ""
+                log_path = os.path.join(out, f"{num}-{i}-{phase}{suffix}.log")
+                what = f"{num:,} keys, {config['label']}: {phase}"
+                if phase == "measure" and args.repeat > 1:
+                    what += f" (round {rnd + 1} of {args.repeat})"
+                text, cmd, _ = runner.run_db_bench(
+                    what, result["base"] + flags + config["flags"], log_path,
+                    ops)
                 benchmarks, reports, plan = parse_output(text)
                 for b in benchmarks:
                     b["phase"] = phase
-                result["benchmarks"] += benchmarks
                 result["commands"].append(cmd)
-                if phase == "measure":
-                    result["reports"].update(reports)
                 result["plan"] = result["plan"] or plan
-            results.append(result)
+                if phase == "load":
+                    result["benchmarks"] += benchmarks
+                else:
+                    result["rounds"].append(benchmarks)
+                    result["reports"].update(reports)
+        for result in batch:
+            result["benchmarks"] += median_of_rounds(result.pop("rounds"))
             if not args.keep_db:
-                shutil.rmtree(db, ignore_errors=True)
+                shutil.rmtree(result["db"], ignore_errors=True)
+            del result["base"], result["db"]
+        results += batch
 
     meta["uptime_end"] = uptime()
     table = print_table(results, args.preset)
