@@ -146,6 +146,7 @@ Status BuildFilterReport(DB* db, const FilterStatsCollector& collector,
       l.entries = MapValue(aggregated, "num_entries");
       l.filter_bytes = MapValue(aggregated, "filter_size");
       l.filter_entries = MapValue(aggregated, "num_filter_entries");
+      r.index_bytes_total += MapValue(aggregated, "index_size");
       std::set<uint64_t> numbers;
       for (const rocksdb::SstFileMetaData& f : files.files) {
         numbers.insert(f.file_number);

@@ -135,6 +135,7 @@ std::string FilterReport::ToJsonLine() const {
   j["entries"] = entries;
   j["filter_bytes_total"] = filter_bytes_total;
   j["filter_entries_total"] = filter_entries_total;
+  j["index_bytes_total"] = index_bytes_total;
   j["bits_per_key"] = bits_per_key;
   j["filter_cache_bytes"] = filter_cache_bytes;
   j["filter_cache_source"] = filter_cache_source;

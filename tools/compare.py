@@ -264,9 +264,15 @@ def summarize(result):
         "model_sum_fpr": main.get("model_sum_fpr"),
         "fp_per_absent_lookup": main.get("fp_per_absent_lookup"),
         "filter_cache_bytes": main.get("filter_cache_bytes"),
+        "filter_and_index_bytes": (main["filter_bytes_total"]
+                                   + main.get("index_bytes_total", 0)
+                                   if main else None),
         "filter_cache_misses": main.get("block_cache_filter_miss"),
         "filter_bytes_read": main.get("block_cache_filter_bytes_insert"),
-        "model_agrees": main.get("model_agrees"),
+        # None when no level was judged (all changed during the run).
+        "model_agrees": (main.get("model_agrees") if any(
+            l.get("model_agrees") is not None
+            for l in main.get("levels", [])) else None),
     }
     lookups = main.get("lookups") or 0
     hit, miss = main.get("block_cache_data_hit"), main.get("block_cache_data_miss")
@@ -340,6 +346,9 @@ def print_table(results, preset):
         row("data blocks per lookup", cells("data_blocks_per_lookup",
                                             lambda v: fmt_num(v, "{:.4f}")))
         if preset == "tdstore":
+            row("filters+indexes MiB", cells(
+                "filter_and_index_bytes",
+                lambda v: fmt_num(v and v / 2**20, "{:.3f}")))
             row("filter cache MiB", cells(
                 "filter_cache_bytes",
                 lambda v: fmt_num(v and v / 2**20, "{:.3f}")))
@@ -378,9 +387,12 @@ def checks(results):
                   for rep in [r["reports"].get("readmissing")
                               or r["reports"].get("insertunique")] if rep
                   for l in rep["levels"] if l.get("model_agrees") is not None)
-    if not out:
+    if not out and checked:
         out.append(f"PASS instrument: all {checked} measured levels agree "
                    "with the model (3 sigma or 5%)")
+    elif not out:
+        out.append("instrument: no level judged (every level's files "
+                   "changed during the measurement)")
     for num in sorted({r["num"] for r in results}):
         by = {r["config"]["label"]: summarize(r) for r in results
               if r["num"] == num}
@@ -471,15 +483,27 @@ def plot(out, results, level_csv):
     points = os.path.join(out, "sum_fpr_vs_memory.csv")
     with open(points, "w", newline="") as f:
         w = csv.writer(f)
-        w.writerow(["keys", "config", "filter_mib", "sum_fpr_percent"])
+        w.writerow(["keys", "label", "filter_mib", "sum_fpr_percent"])
         for r in results:
             s = summarize(r)
             if s["sum_fpr"] is not None and s["filter_bytes"]:
-                w.writerow([r["num"], r["config"]["label"],
-                            s["filter_bytes"] / 2**20, 100 * s["sum_fpr"]])
-
-    def esc(text):
-        return text.replace("_", "\\\\_")
+                label = r["config"]["label"]
+                if len(sizes) > 1:
+                    label += f" ({r['num'] / 1e6:g}M)"
+                w.writerow([r["num"], label, s["filter_bytes"] / 2**20,
+                            100 * s["sum_fpr"]])
+    by_keys = []
+    for i, label in enumerate(labels):
+        rows = [(r["num"], summarize(r)["sum_fpr"]) for r in results
+                if r["config"]["label"] == label]
+        rows = [(n, v) for n, v in rows if v is not None]
+        if len(sizes) > 1 and rows:
+            path = os.path.join(out, f"sum_fpr_{i}.csv")
+            with open(path, "w", newline="") as f:
+                w = csv.writer(f)
+                w.writerow(["keys", "sum_fpr_percent"])
+                w.writerows((n, 100 * v) for n, v in rows)
+            by_keys.append((os.path.basename(path), label))
 
     script = [
         "set datafile separator ','",
@@ -505,13 +529,25 @@ def plot(out, results, level_csv):
         "set output 'sum_fpr_vs_memory.png'",
         "set title 'Sum of per-level FPR against filter memory'",
         "set xlabel 'filter memory (MiB)'", "set ylabel 'sum FPR (%)'",
+        "set xrange [0:*]", "set yrange [0:*]",
         "plot 'sum_fpr_vs_memory.csv' using 3:4:2 skip 1 with labels "
         "point pt 7 offset char 1,0.6 left notitle",
     ]
     if not series:
-        script = script[-5:]
+        script = script[-7:]
         script.insert(0, "set terminal pngcairo size 900,560 noenhanced")
         script.insert(0, "set datafile separator ','")
+    if by_keys:
+        script += [
+            "set output 'sum_fpr_by_keys.png'",
+            "set title 'Sum of per-level FPR as the tree grows'",
+            "set xlabel 'keys written'", "set logscale x",
+            "unset offsets", "set yrange [0:*]",
+            f"set xrange [{sizes[0] / 1.5:.0f}:{sizes[-1] * 1.5:.0f}]",
+            "plot " + ", ".join(
+                f"'{p}' using 1:2 skip 1 with linespoints lc {i + 1} lw 2 "
+                f"title '{t}'" for i, (p, t) in enumerate(by_keys)),
+        ]
     with open(os.path.join(out, "plots.gnuplot"), "w") as f:
         f.write("\n".join(script) + "\n")
     res = subprocess.run(["gnuplot", "plots.gnuplot"], cwd=out,
@@ -531,7 +567,8 @@ def uptime():
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--db_bench", required=True, help="patched db_bench")
+    ap.add_argument("--db_bench", help="patched db_bench (required unless "
+                    "--replot)")
     ap.add_argument("--preset", choices=sorted(PRESETS), default="default")
     ap.add_argument("--config", action="append", default=[],
                     metavar="SPEC",
@@ -553,8 +590,24 @@ def main():
     ap.add_argument("--db_dir", help="where DBs go (default: the results "
                     "directory); each is deleted after its run")
     ap.add_argument("--keep_db", action="store_true")
+    ap.add_argument("--replot", metavar="DIR",
+                    help="print the table, checks and plots of an earlier "
+                         "run's results.json again, and run nothing")
     args = ap.parse_args()
+    if args.replot:
+        with open(os.path.join(args.replot, "results.json")) as f:
+            saved = json.load(f)
+        results = saved["results"]
+        log(print_table(results, saved["meta"]["preset"]))
+        log("")
+        for v in checks(results):
+            log(v)
+        write_outputs(args.replot, results, saved["meta"]["preset"],
+                      saved["meta"])
+        return
 
+    if not args.db_bench:
+        ap.error("--db_bench is required")
     preset = PRESETS[args.preset]
     configs = [parse_config(c) for c in (args.config or preset["configs"])]
     sizes = args.num or preset["sizes"]

@@ -190,6 +190,9 @@ struct FilterReport {
   uint64_t filter_bytes_total = 0;
   uint64_t filter_entries_total = 0;
   double bits_per_key = 0;  // realized average over filtered keys
+  // index_size of all files: what competes with the filters for the block
+  // cache under cache_index_and_filter_blocks.
+  uint64_t index_bytes_total = 0;
 
   // Sums over the levels whose FPR was measured: sum_fpr of measured FPRs
   // (each level once, L0 included), model_sum_fpr of their model FPRs.

@@ -53,12 +53,16 @@ TEST(FilterReportTest, LevelsMatchTablePropertiesAndTheModel) {
   ASSERT_TRUE(t->db->GetPropertiesOfAllTables(&props).ok());
   uint64_t filter_bytes = 0;
   uint64_t entries = 0;
+  uint64_t index_bytes = 0;
   for (const auto& [path, p] : props) {
     filter_bytes += p->filter_size;
     entries += p->num_entries;
+    index_bytes += p->index_size;
   }
   EXPECT_EQ(r.filter_bytes_total, filter_bytes);
   EXPECT_EQ(r.entries, entries);
+  EXPECT_EQ(r.index_bytes_total, index_bytes);
+  EXPECT_GT(index_bytes, 0u);
   EXPECT_EQ(r.files, props.size());
 
   const LevelFilterReport& l0 = Level(r, 0);
