@@ -101,7 +101,8 @@ int AverageMillibits(const MonkeyOptions& options, int level) {
 // A plan and the shape it was made for; immutable once published.
 struct MonkeyFilterPolicy::LevelPlans {
   bool live = false;
-  double bits_per_key = 0;  // the budget this plan spends
+  std::vector<LiveLevel> reported;  // live: the shape as the listener gave it
+  double bits_per_key = 0;          // the budget this plan spends
   std::vector<LevelShape> shape;
   Plan plan;
 };
@@ -261,6 +262,7 @@ void MonkeyFilterPolicy::UpdateLiveShape(
   }
   auto plans = std::make_shared<LevelPlans>();
   plans->live = true;
+  plans->reported = levels;
   plans->shape = LiveShape(std::move(shape), options_.last_level_filter);
   // L0 is transient: budget the tree its keys are going to make, and give
   // its runs what that plan's price buys. Budgeting L0 as a level of its own
@@ -293,6 +295,12 @@ void MonkeyFilterPolicy::UpdateLiveShape(
   } else {
     live_plans_.erase(column_family);
   }
+}
+
+std::vector<LiveLevel> MonkeyFilterPolicy::LiveShapeOf(
+    const std::string& column_family) const {
+  std::shared_ptr<const LevelPlans> plans = LivePlan(column_family);
+  return plans == nullptr ? std::vector<LiveLevel>() : plans->reported;
 }
 
 int MonkeyFilterPolicy::MillibitsForLevel(

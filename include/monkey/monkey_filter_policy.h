@@ -111,6 +111,9 @@ class MonkeyFilterPolicy : public rocksdb::FilterPolicy {
   void UpdateLiveShape(const std::string& column_family,
                        const std::vector<LiveLevel>& levels) const;
 
+  // The live shape last published for a column family; empty if none.
+  std::vector<LiveLevel> LiveShapeOf(const std::string& column_family) const;
+
   // The plan as a table (per level: bits per key, predicted FPR, share of
   // keys): the live plan of `column_family` if there is one, else the
   // static plan for num_levels levels.
