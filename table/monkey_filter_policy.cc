@@ -276,9 +276,9 @@ MonkeyFilterPolicy::LivePlan(const std::string& column_family) const {
   return it == live_plans_.end() ? nullptr : it->second;
 }
 
-void MonkeyFilterPolicy::UpdateLiveShape(
-    const std::string& column_family,
-    const std::vector<LiveLevel>& levels) const {
+void MonkeyFilterPolicy::UpdateLiveShape(const std::string& column_family,
+                                         const std::vector<LiveLevel>& levels,
+                                         double l0_moved_share) const {
   if (options_.shape != "live") return;
   std::vector<LevelShape> shape;
   for (const LiveLevel& level : levels) {
@@ -306,9 +306,15 @@ void MonkeyFilterPolicy::UpdateLiveShape(
     plans->plan = PlanBitsPerKey(settled, plans->bits_per_key, models);
     plans->plan.levels.resize(plans->shape.size());
     if (settled_l0) {
+      const int priced = PlanRun(plans->shape[0].entries, plans->shape[0].runs,
+                                 plans->plan.lambda, models[0]);
+      // Under sequential keys L0 files are moved, not merged, down to the
+      // last level and keep their filters there: plan them as that level in
+      // the measure that recent L0 files went that way.
+      const int last = plans->plan.levels[settled.size() - 1].millibits_per_key;
+      const double moved = std::clamp(l0_moved_share, 0.0, 1.0);
       plans->plan.levels[0].millibits_per_key =
-          PlanRun(plans->shape[0].entries, plans->shape[0].runs,
-                  plans->plan.lambda, models[0]);
+          static_cast<int>(moved * last + (1 - moved) * priced + 0.5);
     }
     EvaluatePlan(plans->shape, ModelsFor(options_, plans->shape.size()),
                  &plans->plan);

@@ -73,7 +73,31 @@ void ShapeListener::OnCompactionCompleted(
     rocksdb::DB* db, const rocksdb::CompactionJobInfo& info) {
   std::lock_guard<std::mutex> lock(mu_);
   jobs_.erase(info.job_id);
+  if (info.status.ok()) NoteL0Fate(info);
   RefreshLocked(db);
+}
+
+void ShapeListener::NoteL0Fate(const rocksdb::CompactionJobInfo& info) {
+  std::unordered_set<uint64_t> outputs;
+  for (const auto& out : info.output_file_infos) {
+    outputs.insert(out.file_number);
+  }
+  bool moved = true;
+  for (const auto& in : info.input_file_infos) {
+    moved &= outputs.count(in.file_number) > 0;
+  }
+  double l0_keys = 0;
+  for (size_t i = 0; i < info.input_file_infos.size(); ++i) {
+    if (info.input_file_infos[i].level != 0) continue;
+    auto props = info.table_properties.find(info.input_files[i]);
+    l0_keys += props == info.table_properties.end()
+                   ? 1.0
+                   : static_cast<double>(props->second->num_entries);
+  }
+  if (!(l0_keys > 0) || info.output_level == 0) return;
+  L0Fate& fate = l0_fate_[info.cf_name];
+  fate.moved = 0.8 * fate.moved + (moved ? l0_keys : 0);
+  fate.merged = 0.8 * fate.merged + (moved ? 0 : l0_keys);
 }
 
 void ShapeListener::OnExternalFileIngested(
@@ -210,7 +234,9 @@ void ShapeListener::RefreshLocked(rocksdb::DB* db) {
                            ? (i == 0 ? std::max(levels[i].runs, 1.0) : 1.0)
                            : 0.0;
     }
-    policy_->UpdateLiveShape(cf, levels);
+    const L0Fate& fate = l0_fate_[cf];
+    const double left = fate.moved + fate.merged;
+    policy_->UpdateLiveShape(cf, levels, left > 0 ? fate.moved / left : 0);
   }
 }
 

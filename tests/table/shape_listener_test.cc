@@ -216,6 +216,50 @@ TEST(ShapeListenerTest, CompactionsAreProjectedOntoTheShape) {
             PlannedMillibits({{2000, 2}, {5000, 1}, {0, 0}, {50000, 1}}, 1));
 }
 
+// L0 files that leave L0 by trivial move (sequential keys) keep their
+// filters down to the last level, so L0 is then planned as the last level;
+// L0 files that get merged are planned as the runs they are.
+TEST(ShapeListenerTest, TrivialMovesOutOfL0PlanL0AsTheLastLevel) {
+  test::TempDir dir;
+  rocksdb::Options options;
+  options.create_if_missing = true;
+  FakeFilesDB db(Open(options, dir.path()).release());
+  std::shared_ptr<const rocksdb::FilterPolicy> policy =
+      test::PolicyOrDie("monkey:10");
+  const auto* monkey = policy->CheckedCast<MonkeyFilterPolicy>();
+  ShapeListener listener(
+      std::shared_ptr<const MonkeyFilterPolicy>(policy, monkey));
+  db.AddFile(7, 0, 1000);
+  db.AddFile(8, 1, 9000);
+  db.AddFile(9, 2, 90000);
+  listener.Refresh(&db);
+  const int merged_l0 = monkey->MillibitsForLevel(0, 7, "default");
+  const int last = monkey->MillibitsForLevel(2, 7, "default");
+  ASSERT_GT(merged_l0, last);
+
+  auto compaction = [](int job, uint64_t in, uint64_t out) {
+    rocksdb::CompactionJobInfo info;
+    info.job_id = job;
+    info.cf_name = "default";
+    info.base_input_level = 0;
+    info.output_level = 1;
+    info.input_file_infos.push_back({0, in, 0});
+    info.input_files.push_back("/" + std::to_string(in) + ".sst");
+    info.output_file_infos.push_back({1, out, 0});
+    return info;
+  };
+  for (int job = 1; job <= 30; ++job) {
+    listener.OnCompactionCompleted(&db, compaction(job, 100 + job, 100 + job));
+  }
+  EXPECT_EQ(monkey->MillibitsForLevel(0, 7, "default"), last);
+  for (int job = 31; job <= 60; ++job) {
+    listener.OnCompactionCompleted(&db, compaction(job, 100 + job, 500 + job));
+  }
+  // What is left of the moves decays by a fifth per compaction: 0.8^30.
+  EXPECT_NEAR(monkey->MillibitsForLevel(0, 7, "default"), merged_l0,
+              0.002 * (merged_l0 - last));
+}
+
 // With max_open_files limited, RocksDB loads the entry counts of only 20
 // files when it opens a DB (the rest read 0); the listener must still see
 // every level's keys after a reopen.
