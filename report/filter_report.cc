@@ -33,26 +33,28 @@ std::optional<FprModel> ModelForFile(const rocksdb::TableProperties& props,
   if (props.filter_size == 0 || props.num_filter_entries == 0) {
     return std::nullopt;
   }
+  // Ribbon's slots per key depend on how many keys its filter holds.
+  const FprModel ribbon =
+      FprModel::Ribbon(RibbonSlotsPerKey(props.num_filter_entries));
+  // Bloom for flushes and L0, Ribbon below (ribbonfilter's default
+  // bloom_before_level=0, and Monkey's filter=auto). A body that is not whole
+  // cache lines cannot be Bloom; otherwise go by level.
+  const bool whole_lines = (props.filter_size - kFilterMetadataBytes) % 64 == 0;
+  const FprModel bloom_at_l0 =
+      whole_lines && level == 0 ? FprModel::FastLocalBloom() : ribbon;
   const std::string& name = props.filter_policy_name;
   if (name == "monkey") {
-    // Monkey builds one kind everywhere (its Ribbon never falls back to
-    // Bloom by level); which one is in its options, not in the file.
+    // Which kind Monkey builds is in its options, not in the file.
     const auto* monkey = current == nullptr
                              ? nullptr
                              : current->CheckedCast<MonkeyFilterPolicy>();
-    if (monkey != nullptr && monkey->options().filter == "ribbon") {
-      return FprModel::Ribbon();
-    }
+    const std::string kind =
+        monkey == nullptr ? "bloom" : monkey->options().filter;
+    if (kind == "ribbon") return ribbon;
+    if (kind == "auto") return bloom_at_l0;
     return FprModel::FastLocalBloom();
   }
-  if (name.find("ibbon") != std::string::npos) {
-    // ribbonfilter builds Bloom for flushes (bloom_before_level=0). A body
-    // that is not whole cache lines cannot be Bloom; otherwise go by level.
-    const bool whole_lines =
-        (props.filter_size - kFilterMetadataBytes) % 64 == 0;
-    return whole_lines && level == 0 ? FprModel::FastLocalBloom()
-                                     : FprModel::Ribbon();
-  }
+  if (name.find("ibbon") != std::string::npos) return bloom_at_l0;
   return FprModel::FastLocalBloom();
 }
 

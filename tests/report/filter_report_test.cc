@@ -124,7 +124,7 @@ TEST(FilterReportTest, FilterBytesInTheBlockCache) {
 }
 
 TEST(FilterReportTest, MonkeyLevelsGetTheirOwnBitsAndModel) {
-  auto t = test::MakeTwoLevelDb("monkey:10");
+  auto t = test::MakeTwoLevelDb("id=monkey;bits_per_key=10;shape=static");
   const FilterReport r = Measure(*t);
   const LevelFilterReport& l0 = Level(r, 0);
   const LevelFilterReport& l6 = Level(r, 6);
@@ -146,6 +146,14 @@ TEST(FilterReportTest, RibbonKindsFollowThePolicy) {
     EXPECT_EQ(Level(r, 6).filter, "ribbon");
     EXPECT_NEAR(Level(r, 6).bits_per_key, 7.05, 0.2);
     EXPECT_TRUE(Level(r, 6).model_agrees.value_or(false));
+    EXPECT_TRUE(r.ModelAgrees());
+  }
+  {
+    // Monkey's filter=auto: Bloom for flushes and L0, Ribbon below.
+    auto t = test::MakeTwoLevelDb("id=monkey;bits_per_key=10;filter=auto");
+    const FilterReport r = Measure(*t);
+    EXPECT_EQ(Level(r, 0).filter, "bloom");
+    EXPECT_EQ(Level(r, 6).filter, "ribbon");
     EXPECT_TRUE(r.ModelAgrees());
   }
   {
