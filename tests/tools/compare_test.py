@@ -102,6 +102,10 @@ class CompareTest(unittest.TestCase):
                         verdicts)
         self.assertTrue(verdicts[2].startswith("FAIL 1,000 keys monkey:7"),
                         verdicts)
+        static = result("monkey:7/static=id=monkey;bits_per_key=7;"
+                        "shape=static", 1000, 0.019, 0.02, 70)
+        self.assertTrue(compare.checks(results + [static])[-1].startswith(
+            "PASS 1,000 keys monkey:7/static"))
         results[1] = result("monkey:10", 1000, 0.014, 0.014, 106)
         self.assertTrue(compare.checks(results)[1].startswith("FAIL"))
         results[0] = result("bloomfilter:10", 1000, 0.02, 0.02, 100,
