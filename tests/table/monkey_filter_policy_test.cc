@@ -24,8 +24,10 @@
 namespace monkey {
 namespace {
 
+using test::BloomFilterBytes;
 using test::Key;
 using test::PolicyOrDie;
+using test::WaitForCompactions;
 
 class RegisterMonkey : public ::testing::Environment {
  public:
@@ -191,14 +193,6 @@ class CreationLevels : public rocksdb::EventListener {
   std::map<std::string, int> level_;
 };
 
-// FastLocalBloom's filter size in RocksDB 7.8.3 for n keys at m millibits:
-// bits rounded up to whole 64-byte cache lines, plus 5 bytes of metadata.
-uint64_t BloomFilterBytes(uint64_t n, int millibits) {
-  if (millibits == 0) return 0;
-  const uint64_t raw = (n * millibits + 7999) / 8000;
-  return ((raw + 63) & ~uint64_t{63}) + 5;
-}
-
 rocksdb::Options TreeOptions(const std::string& filter_uri) {
   rocksdb::Options options;
   options.create_if_missing = true;
@@ -214,18 +208,6 @@ rocksdb::Options TreeOptions(const std::string& filter_uri) {
   if (!filter_uri.empty()) table.filter_policy = PolicyOrDie(filter_uri);
   options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
   return options;
-}
-
-void WaitForCompactions(rocksdb::DB* db) {
-  ASSERT_TRUE(db->Flush(rocksdb::FlushOptions()).ok());
-  for (int i = 0; i < 6000; ++i) {
-    uint64_t pending = 1, running = 1;
-    db->GetIntProperty("rocksdb.compaction-pending", &pending);
-    db->GetIntProperty("rocksdb.num-running-compactions", &running);
-    if (pending == 0 && running == 0) return;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  FAIL() << "compactions did not finish";
 }
 
 std::unique_ptr<rocksdb::DB> Open(const rocksdb::Options& options,
