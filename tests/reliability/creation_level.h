@@ -11,6 +11,7 @@
 #include <string>
 
 #include "rocksdb/table_properties.h"
+#include "rocksdb/utilities/object_registry.h"
 
 namespace monkey::test {
 
@@ -47,8 +48,27 @@ class CreationLevelCollectorFactory
       rocksdb::TablePropertiesCollectorFactory::Context context) override {
     return new CreationLevelCollector(context.level_at_creation);
   }
-  const char* Name() const override { return "CreationLevelCollectorFactory"; }
+  static const char* kClassName() { return "CreationLevelCollectorFactory"; }
+  const char* Name() const override { return kClassName(); }
 };
+
+// RocksDB writes the collector's name into the OPTIONS file; registering it
+// lets the file be loaded with ignore_unsupported_options=false.
+inline void RegisterCreationLevelCollector() {
+  static const bool registered = [] {
+    rocksdb::ObjectLibrary::Default()
+        ->AddFactory<rocksdb::TablePropertiesCollectorFactory>(
+            CreationLevelCollectorFactory::kClassName(),
+            [](const std::string&,
+               std::unique_ptr<rocksdb::TablePropertiesCollectorFactory>* guard,
+               std::string*) {
+              guard->reset(new CreationLevelCollectorFactory());
+              return guard->get();
+            });
+    return true;
+  }();
+  (void)registered;
+}
 
 inline int CreationLevel(const rocksdb::TableProperties& props) {
   auto it = props.user_collected_properties.find(kCreationLevelProperty);
