@@ -4,6 +4,8 @@
 set -eu
 packages="cmake make g++ pkg-config librocksdb-dev libgflags-dev libgtest-dev
   nlohmann-json3-dev"
+# db_bench from Debian's RocksDB source, and the comparison runner.
+packages="$packages dpkg-dev patch python3 gnuplot-nox"
 missing=""
 for p in $packages; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
