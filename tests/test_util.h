@@ -12,6 +12,7 @@
 #include <string>
 #include <thread>
 
+#include "monkey/install.h"
 #include "rocksdb/convenience.h"
 #include "rocksdb/db.h"
 #include "rocksdb/filter_policy.h"
@@ -89,9 +90,11 @@ inline FilterCounts CountsFrom(rocksdb::Statistics& stats) {
   return c;
 }
 
-// FilterPolicy::CreateFromString that fails loudly on unknown ids.
+// FilterPolicy::CreateFromString, with "monkey" registered, that fails
+// loudly on unknown ids.
 inline std::shared_ptr<const rocksdb::FilterPolicy> PolicyOrDie(
     const std::string& uri) {
+  RegisterOnce();
   rocksdb::ConfigOptions config;
   config.ignore_unsupported_options = false;
   std::shared_ptr<const rocksdb::FilterPolicy> policy;
