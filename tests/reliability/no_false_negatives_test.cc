@@ -39,8 +39,10 @@ struct FilterCase {
 constexpr FilterCase kFilters[] = {
     {"bloom", "bloomfilter:10", false},
     {"ribbon", "ribbonfilter:10", false},
-    {"monkey_static", "id=monkey;bits_per_key=7", true},
+    {"monkey_static", "id=monkey;bits_per_key=7;shape=static", true},
+    {"monkey_live", "id=monkey;bits_per_key=7;shape=live", true},
     {"monkey_ribbon", "id=monkey;bits_per_key=7;filter=ribbon", true},
+    {"monkey_auto", "id=monkey;bits_per_key=7;filter=auto", true},
 };
 
 enum class Prefix { kNone, kWithWholeKey, kPrefixOnly };
@@ -49,8 +51,8 @@ using Config =
     std::tuple<int /*filter*/, bool /*last_level_filter*/,
                bool /*dynamic_level_bytes*/, bool /*partitioned*/, Prefix>;
 
-// Keys per case; the matrix below holds 4 * 2 * 2 * 2 * 3 = 96 cases.
-constexpr int kKeysPerCase = 12000;
+// Keys per case; the matrix below holds 6 * 2 * 2 * 2 * 3 = 144 cases.
+constexpr int kKeysPerCase = 8000;
 constexpr int kCases = std::size(kFilters) * 2 * 2 * 2 * 3;
 
 // The prefix extractor takes "k" and the first 12 of 15 digits, so a prefix
@@ -134,6 +136,7 @@ class NoFalseNegativesTest : public ::testing::TestWithParam<Config> {
     const rocksdb::Status s = rocksdb::DB::Open(options_, dir_.path(), &db);
     ASSERT_TRUE(s.ok()) << s.ToString();
     db_.reset(db);
+    RefreshShape(db);  // a live-shape policy plans from this tree at once
   }
 
   void Put(uint64_t i) {
