@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -47,15 +48,27 @@ Status ParseStrictDouble(const ConfigOptions&, const std::string& name,
   return Status::OK();
 }
 
+// RocksDB writes doubles with 6 decimals, so size_ratio=1.0000001 would come
+// back from the OPTIONS file as 1 -- an error, which RocksDB 7.8.3's loader
+// drops for table options. Write the shortest string that reads back exact.
+Status SerializeExactDouble(const ConfigOptions&, const std::string&,
+                            const void* addr, std::string* value) {
+  char buf[32];
+  const auto result =
+      std::to_chars(buf, buf + sizeof(buf), *static_cast<const double*>(addr));
+  value->assign(buf, result.ptr);
+  return Status::OK();
+}
+
+OptionTypeInfo ExactDouble(size_t offset) {
+  return OptionTypeInfo(static_cast<int>(offset), OptionType::kDouble,
+                        OptionVerificationType::kNormal, OptionTypeFlags::kNone,
+                        ParseStrictDouble, SerializeExactDouble, nullptr);
+}
+
 const std::unordered_map<std::string, OptionTypeInfo> kMonkeyOptionsInfo = {
-    {"bits_per_key",
-     {offsetof(MonkeyOptions, bits_per_key), OptionType::kDouble,
-      OptionVerificationType::kNormal, OptionTypeFlags::kNone,
-      ParseStrictDouble}},
-    {"size_ratio",
-     {offsetof(MonkeyOptions, size_ratio), OptionType::kDouble,
-      OptionVerificationType::kNormal, OptionTypeFlags::kNone,
-      ParseStrictDouble}},
+    {"bits_per_key", ExactDouble(offsetof(MonkeyOptions, bits_per_key))},
+    {"size_ratio", ExactDouble(offsetof(MonkeyOptions, size_ratio))},
     {"last_level_filter",
      {offsetof(MonkeyOptions, last_level_filter), OptionType::kBoolean,
       OptionVerificationType::kNormal, OptionTypeFlags::kNone}},
@@ -101,7 +114,8 @@ int AverageMillibits(const MonkeyOptions& options, int level) {
 // A plan and the shape it was made for; immutable once published.
 struct MonkeyFilterPolicy::LevelPlans {
   bool live = false;
-  double bits_per_key = 0;  // the budget this plan spends
+  std::vector<LiveLevel> reported;  // live: the shape as the listener gave it
+  double bits_per_key = 0;          // the budget this plan spends
   std::vector<LevelShape> shape;
   Plan plan;
 };
@@ -186,8 +200,19 @@ Status MonkeyFilterPolicy::ConfigureOptions(
     const ConfigOptions& config_options,
     const std::unordered_map<std::string, std::string>& opts_map,
     std::unordered_map<std::string, std::string>* unused) {
+  // All or nothing: a bad value leaves the policy as it was, and every
+  // error is InvalidArgument (RocksDB says NotFound for an unknown option).
+  const MonkeyOptions before = options_;
   Status s = FilterPolicy::ConfigureOptions(config_options, opts_map, unused);
-  return s.ok() ? Replan() : s;
+  if (s.ok()) s = Replan();
+  if (!s.ok()) {
+    options_ = before;
+    Replan().PermitUncheckedError();
+    if (!s.IsInvalidArgument()) {
+      s = Status::InvalidArgument("monkey: " + s.ToString());
+    }
+  }
+  return s;
 }
 
 Status MonkeyFilterPolicy::Replan() {
@@ -251,9 +276,9 @@ MonkeyFilterPolicy::LivePlan(const std::string& column_family) const {
   return it == live_plans_.end() ? nullptr : it->second;
 }
 
-void MonkeyFilterPolicy::UpdateLiveShape(
-    const std::string& column_family,
-    const std::vector<LiveLevel>& levels) const {
+void MonkeyFilterPolicy::UpdateLiveShape(const std::string& column_family,
+                                         const std::vector<LiveLevel>& levels,
+                                         double l0_moved_share) const {
   if (options_.shape != "live") return;
   std::vector<LevelShape> shape;
   for (const LiveLevel& level : levels) {
@@ -261,11 +286,12 @@ void MonkeyFilterPolicy::UpdateLiveShape(
   }
   auto plans = std::make_shared<LevelPlans>();
   plans->live = true;
+  plans->reported = levels;
   plans->shape = LiveShape(std::move(shape), options_.last_level_filter);
   // L0 is transient: budget the tree its keys are going to make, and give
   // its runs what that plan's price buys. Budgeting L0 as a level of its own
   // would let its generous filters take a share from the long-lived levels
-  // and then vanish with it: a growing tree would settle ~10% under budget.
+  // and then vanish with it: a growing tree would settle under budget.
   std::vector<LevelShape> settled = plans->shape;
   const bool settled_l0 = SettleL0(&settled);
   double filtered = 0;
@@ -280,9 +306,15 @@ void MonkeyFilterPolicy::UpdateLiveShape(
     plans->plan = PlanBitsPerKey(settled, plans->bits_per_key, models);
     plans->plan.levels.resize(plans->shape.size());
     if (settled_l0) {
+      const int priced = PlanRun(plans->shape[0].entries, plans->shape[0].runs,
+                                 plans->plan.lambda, models[0]);
+      // Under sequential keys L0 files are moved, not merged, down to the
+      // last level and keep their filters there: plan them as that level in
+      // the measure that recent L0 files went that way.
+      const int last = plans->plan.levels[settled.size() - 1].millibits_per_key;
+      const double moved = std::clamp(l0_moved_share, 0.0, 1.0);
       plans->plan.levels[0].millibits_per_key =
-          PlanRun(plans->shape[0].entries, plans->shape[0].runs,
-                  plans->plan.lambda, models[0]);
+          static_cast<int>(moved * last + (1 - moved) * priced + 0.5);
     }
     EvaluatePlan(plans->shape, ModelsFor(options_, plans->shape.size()),
                  &plans->plan);
@@ -293,6 +325,12 @@ void MonkeyFilterPolicy::UpdateLiveShape(
   } else {
     live_plans_.erase(column_family);
   }
+}
+
+std::vector<LiveLevel> MonkeyFilterPolicy::LiveShapeOf(
+    const std::string& column_family) const {
+  std::shared_ptr<const LevelPlans> plans = LivePlan(column_family);
+  return plans == nullptr ? std::vector<LiveLevel>() : plans->reported;
 }
 
 int MonkeyFilterPolicy::MillibitsForLevel(
@@ -393,7 +431,7 @@ extern "C" int RegisterMonkeyFilterPolicy(
   library.AddFactory<const FilterPolicy>(
       ROCKSDB_NAMESPACE::ObjectLibrary::PatternEntry(
           monkey::MonkeyFilterPolicy::kClassName(), true)
-          .AddSeparator(":"),
+          .AddSeparator(":", /*at_least_one=*/false),
       [](const std::string& uri, std::unique_ptr<const FilterPolicy>* guard,
          std::string* errmsg) -> const FilterPolicy* {
         auto policy = std::make_unique<monkey::MonkeyFilterPolicy>();

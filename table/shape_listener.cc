@@ -73,7 +73,31 @@ void ShapeListener::OnCompactionCompleted(
     rocksdb::DB* db, const rocksdb::CompactionJobInfo& info) {
   std::lock_guard<std::mutex> lock(mu_);
   jobs_.erase(info.job_id);
+  if (info.status.ok()) NoteL0Fate(info);
   RefreshLocked(db);
+}
+
+void ShapeListener::NoteL0Fate(const rocksdb::CompactionJobInfo& info) {
+  std::unordered_set<uint64_t> outputs;
+  for (const auto& out : info.output_file_infos) {
+    outputs.insert(out.file_number);
+  }
+  bool moved = true;
+  for (const auto& in : info.input_file_infos) {
+    moved &= outputs.count(in.file_number) > 0;
+  }
+  double l0_keys = 0;
+  for (size_t i = 0; i < info.input_file_infos.size(); ++i) {
+    if (info.input_file_infos[i].level != 0) continue;
+    auto props = info.table_properties.find(info.input_files[i]);
+    l0_keys += props == info.table_properties.end()
+                   ? 1.0
+                   : static_cast<double>(props->second->num_entries);
+  }
+  if (!(l0_keys > 0) || info.output_level == 0) return;
+  L0Fate& fate = l0_fate_[info.cf_name];
+  fate.moved = 0.8 * fate.moved + (moved ? l0_keys : 0);
+  fate.merged = 0.8 * fate.merged + (moved ? 0 : l0_keys);
 }
 
 void ShapeListener::OnExternalFileIngested(
@@ -135,10 +159,33 @@ void ShapeListener::RefreshLocked(rocksdb::DB* db) {
   for (const auto& [job_id, job] : jobs_) {
     replaced.insert(job.input_files.begin(), job.input_files.end());
   }
+  // With max_open_files limited, RocksDB loads the entry counts of only 20
+  // files when it opens a DB; the others read 0 until rebuilt. Count those
+  // from their filters, else from their size at the column family's bytes
+  // per entry.
+  std::map<std::string, std::pair<double, double>> bytes_and_entries;
+  auto entries_of = [&](const rocksdb::LiveFileMetaData& file) -> double {
+    if (file.num_entries > 0) return static_cast<double>(file.num_entries);
+    auto filter = filters_.find(file.file_number);
+    if (filter != filters_.end() && filter->second.entries > 0) {
+      return filter->second.entries;
+    }
+    const auto& [bytes, entries] = bytes_and_entries[file.column_family_name];
+    return bytes > 0 ? file.size * entries / bytes : 0.0;
+  };
+  for (const auto& file : files) {
+    if (file.num_entries > 0) {
+      auto& known = bytes_and_entries[file.column_family_name];
+      known.first += static_cast<double>(file.size);
+      known.second += static_cast<double>(file.num_entries);
+    }
+  }
+  std::unordered_map<uint64_t, double> entries;
   for (const auto& file : files) {
     by_number[file.file_number] = &file;
+    entries[file.file_number] = entries_of(file);
     LiveLevel& level = level_of(file.column_family_name, file.level);
-    level.entries += static_cast<double>(file.num_entries);
+    level.entries += entries[file.file_number];
     level.runs = file.level == 0 ? level.runs + 1 : 1;
     auto filter = filters_.find(file.file_number);
     if (filter != filters_.end() && !replaced.count(file.file_number)) {
@@ -168,8 +215,8 @@ void ShapeListener::RefreshLocked(rocksdb::DB* db) {
       if (it == by_number.end()) continue;  // already gone
       const rocksdb::LiveFileMetaData& file = *it->second;
       LiveLevel& from = level_of(job.column_family, file.level);
-      from.entries -= static_cast<double>(file.num_entries);
-      moved += static_cast<double>(file.num_entries);
+      from.entries -= entries[number];
+      moved += entries[number];
       if (file.level == 0) ++merged_l0_runs;
     }
     if (!(moved > 0)) continue;
@@ -187,7 +234,9 @@ void ShapeListener::RefreshLocked(rocksdb::DB* db) {
                            ? (i == 0 ? std::max(levels[i].runs, 1.0) : 1.0)
                            : 0.0;
     }
-    policy_->UpdateLiveShape(cf, levels);
+    const L0Fate& fate = l0_fate_[cf];
+    const double left = fate.moved + fate.merged;
+    policy_->UpdateLiveShape(cf, levels, left > 0 ? fate.moved / left : 0);
   }
 }
 

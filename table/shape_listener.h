@@ -10,6 +10,10 @@
 // size of the memtables being flushed. So a compaction into an empty level is
 // planned as the level it is about to become.
 //
+// It notes how L0 files leave L0 -- merged by a compaction, or trivially
+// moved down with their filters, as under sequential keys -- so the policy
+// can plan L0 files for where they end up.
+//
 // It also tracks the filter bits of the SSTs it sees created, so the policy
 // can steer new files to hold the realized average at the budget (files
 // built under earlier plans, or trivially moved, keep their filters). Files
@@ -68,6 +72,7 @@ class ShapeListener : public rocksdb::EventListener {
   };
 
   void RefreshLocked(rocksdb::DB* db);
+  void NoteL0Fate(const rocksdb::CompactionJobInfo& info);
   void SeedFiltersLocked(rocksdb::DB* db);
 
   const std::shared_ptr<const MonkeyFilterPolicy> policy_;
@@ -76,6 +81,13 @@ class ShapeListener : public rocksdb::EventListener {
   std::map<std::string, double> last_flush_entries_;
   std::map<uint64_t, Filter> filters_;  // by file number
   bool seeded_ = false;
+  // Keys that left L0 by trivial move, and by merge, per column family,
+  // decayed by a fifth at every L0 compaction.
+  struct L0Fate {
+    double moved = 0;
+    double merged = 0;
+  };
+  std::map<std::string, L0Fate> l0_fate_;
 };
 
 }  // namespace monkey

@@ -16,6 +16,10 @@ namespace {
 // that cannot be built by anyone, so it is an input error, not a plan.
 constexpr double kMaxBudgetBitsPerKey = 100.0;
 constexpr size_t kMaxLevels = 64;
+// Far beyond any real tree, and small enough that a budget in
+// millibit-entries (up to 1e5 * 64 * 1e18) stays finite.
+constexpr double kMaxEntries = 1e18;
+constexpr double kMaxRuns = 1e6;
 constexpr int kGridMillibits = 10;
 
 // Lower convex hull of (millibits, FPR) over [min_bits, max_bits]. slope[v]
@@ -70,9 +74,13 @@ std::shared_ptr<const Hull> HullFor(const FprModel& model) {
   return hull;
 }
 
-// The hull vertex a level of n entries in w runs takes at price lambda.
-size_t VertexAt(const Hull& hull, double entries, double runs, double lambda) {
-  const double threshold = -lambda * entries / runs;
+// The hull vertex a level of n entries in w runs takes at price lambda: the
+// first whose next step gains less than lambda per millibit-entry,
+// w |slope| < lambda n. In logs, so that run sizes 1e300 apart still work.
+size_t VertexAt(const Hull& hull, double entries, double runs,
+                double log_lambda) {
+  const double threshold =
+      -std::exp(log_lambda + std::log(entries) - std::log(runs));
   return std::lower_bound(hull.slope.begin(), hull.slope.end(), threshold) -
          hull.slope.begin();
 }
@@ -80,37 +88,42 @@ size_t VertexAt(const Hull& hull, double entries, double runs, double lambda) {
 // Water-filling over the levels in `on`, each between min_bits and
 // max_bits, with `budget` millibit-entries. At multiplier lambda a level with
 // n entries in w runs sits at the first hull vertex whose next step gains
-// less than lambda per millibit-entry: w |slope| < lambda n. Bisection finds
-// the lambda where the spend crosses the budget; the levels that move there
-// are the margin, and take what is left, 1 millibit at a time.
+// less than lambda per millibit-entry: w |slope| < lambda n. Bisection on
+// log(lambda) finds where the spend crosses the budget; the levels that move
+// there are the margin, and take what is left, 1 millibit at a time.
 std::vector<int> WaterFill(const std::vector<const Hull*>& hulls,
                            const std::vector<LevelShape>& shape,
                            const std::vector<size_t>& on, double budget,
                            double* lambda) {
-  auto vertex_at = [&](size_t i, double lambda) {
-    return VertexAt(*hulls[i], shape[i].entries, shape[i].runs, lambda);
+  auto vertex_at = [&](size_t i, double log_lambda) {
+    return VertexAt(*hulls[i], shape[i].entries, shape[i].runs, log_lambda);
   };
-  auto spend = [&](double lambda) {
+  auto spend = [&](double log_lambda) {
     double total = 0;
     for (size_t i : on) {
-      total += shape[i].entries * hulls[i]->millibits[vertex_at(i, lambda)];
+      total += shape[i].entries * hulls[i]->millibits[vertex_at(i, log_lambda)];
     }
     return total;
   };
   // Slack for rounding in sums of n_i * millibits.
   const double slack = 1e-9 * std::max(1.0, budget);
-  double hi = 0;  // every level at min_bits from here up
+  // Bracket log(lambda): at hi every level sits at min_bits, at lo every
+  // level at its best filter.
+  double hi = -std::numeric_limits<double>::infinity();
+  double lo = std::numeric_limits<double>::infinity();
   for (size_t i : on) {
-    if (hulls[i]->slope.empty()) continue;
-    hi = std::max(hi,
-                  shape[i].runs * -hulls[i]->slope.front() / shape[i].entries);
+    const std::vector<double>& slope = hulls[i]->slope;
+    if (slope.empty()) continue;
+    const double scale = std::log(shape[i].runs) - std::log(shape[i].entries);
+    hi = std::max(hi, std::log(-slope.front()) + scale + 1);
+    lo = std::min(lo, std::log(-slope.back()) + scale - 1);
   }
-  hi = hi * 2 + std::numeric_limits<double>::min();
-  double lo = hi * 1e-300;  // every level at its best hull vertex
   std::vector<int> millibits(shape.size(), 0);
-  if (spend(lo) <= budget + slack) lo = hi = 0;
-  for (int iter = 0; iter < 200 && lo > 0; ++iter) {
-    const double mid = std::sqrt(lo * hi);
+  if (!(lo < hi) || spend(lo) <= budget + slack) {
+    lo = hi = -std::numeric_limits<double>::infinity();  // lambda = 0
+  }
+  for (int iter = 0; iter < 200 && lo < hi; ++iter) {
+    const double mid = lo + (hi - lo) / 2;
     if (mid <= lo || mid >= hi) break;
     (spend(mid) <= budget + slack ? hi : lo) = mid;
   }
@@ -132,15 +145,14 @@ std::vector<int> WaterFill(const std::vector<const Hull*>& hulls,
       if (extra < step) break;
     }
   }
-  *lambda = hi;
+  *lambda = std::exp(hi);
   return millibits;
 }
-
 
 }  // namespace
 
 void EvaluatePlan(const std::vector<LevelShape>& shape,
-            const std::vector<FprModel>& models, Plan* plan) {
+                  const std::vector<FprModel>& models, Plan* plan) {
   plan->sum_fpr = 0;
   plan->total_bits = 0;
   plan->filtered_entries = 0;
@@ -167,10 +179,10 @@ std::string ValidatePlanInputs(const std::vector<LevelShape>& shape,
   }
   for (size_t i = 0; i < shape.size(); ++i) {
     const LevelShape& level = shape[i];
-    if (!(level.entries >= 0 && std::isfinite(level.entries)) ||
-        !(level.runs >= 0 && std::isfinite(level.runs))) {
-      return "level " + std::to_string(i) +
-             " needs finite, non-negative entries and runs, got entries=" +
+    if (!(level.entries >= 0 && level.entries <= kMaxEntries) ||
+        !(level.runs >= 0 && level.runs <= kMaxRuns)) {
+      return "level " + std::to_string(i) + " needs entries in [0, 1e18] " +
+             "and runs in [0, 1e6], got entries=" +
              std::to_string(level.entries) +
              " runs=" + std::to_string(level.runs);
     }
@@ -294,7 +306,7 @@ int PlanRun(double entries, double runs, double lambda, const FprModel& model) {
   if (!(runs > 0)) return 0;
   const std::shared_ptr<const Hull> hull = HullFor(model);
   if (!(entries > 0)) return hull->millibits.back();
-  const size_t v = VertexAt(*hull, entries, runs, lambda);
+  const size_t v = VertexAt(*hull, entries, runs, std::log(lambda));
   // No filter at all is the other choice: worth it if the cheapest filter
   // saves less than it costs at this price.
   const double with =

@@ -60,8 +60,8 @@ struct Plan {
 };
 
 // Returns "" if the planner accepts these inputs, else what is wrong with
-// them (NaN, negative or non-finite sizes, runs or budget; no entries at all
-// in filtered levels; a budget above what RocksDB can build).
+// them: NaN or negative sizes, runs or budget; more than 1e18 entries or 1e6
+// runs in a level; a budget above what RocksDB can build (100 bits/key).
 std::string ValidatePlanInputs(const std::vector<LevelShape>& shape,
                                double bits_per_key);
 
