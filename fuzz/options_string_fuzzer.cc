@@ -45,6 +45,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string rest(reinterpret_cast<const char*>(data) + 1, size - 1);
   static const char* const kForms[][2] = {
       {"monkey:", ""}, {"id=monkey;", ""}, {"{id=monkey;", "}"}};
+  // A later "id=" makes another policy (RocksDB's map keeps the last id):
+  // not a Monkey string any more.
+  if (rest.find("id=") != std::string::npos) return 0;
   const auto& form = kForms[data[0] % 3];
   const std::string uri = form[0] + rest + form[1];
 

@@ -72,12 +72,15 @@ TEST(FuzzFindingsTest, StaticShapeWithHugeRatioKeepsTheBudget) {
   EXPECT_LE(monkey->MillibitsForLevel(63, 64), 10000);
 }
 
-// finding_empty_after_colon and finding_unknown_option: RocksDB's NotSupported
-// ("Could not load FilterPolicy") and NotFound ("Could not find option")
-// come back instead of InvalidArgument.
+// finding_empty_after_colon, finding_unknown_option and
+// finding_option_without_value: RocksDB's NotSupported ("Could not load
+// FilterPolicy") and NotFound ("Could not find option") came back instead of
+// InvalidArgument. An option without '=' makes RocksDB's map parser fail,
+// and RocksDB then takes the whole string as the policy's id.
 TEST(FuzzFindingsTest, BadMonkeyStringsAreInvalidArgument) {
   RegisterOnce();
-  for (const char* uri : {"monkey:", "id=monkey;bogus=1"}) {
+  for (const char* uri : {"monkey:", "id=monkey;bogus=1", "id=monkey;ugGbso1",
+                          "{id=monkey;bits_per_key}"}) {
     rocksdb::ConfigOptions config;
     config.ignore_unsupported_options = false;
     std::shared_ptr<const rocksdb::FilterPolicy> policy;
