@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "monkey/monkey_filter_policy.h"
@@ -45,11 +46,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string rest(reinterpret_cast<const char*>(data) + 1, size - 1);
   static const char* const kForms[][2] = {
       {"monkey:", ""}, {"id=monkey;", ""}, {"{id=monkey;", "}"}};
-  // A later "id=" makes another policy (RocksDB's map keeps the last id):
-  // not a Monkey string any more.
-  if (rest.find("id=") != std::string::npos) return 0;
   const auto& form = kForms[data[0] % 3];
   const std::string uri = form[0] + rest + form[1];
+  // A later "id=" makes another policy (RocksDB's map keeps the last id):
+  // not a Monkey string any more.
+  std::unordered_map<std::string, std::string> map;
+  if (uri.find('=') != std::string::npos &&
+      rocksdb::StringToMap(form[1][0] == '}' ? "id=monkey;" + rest : uri, &map)
+          .ok() &&
+      map.count("id") && map["id"] != "monkey") {
+    return 0;
+  }
 
   std::shared_ptr<const rocksdb::FilterPolicy> policy;
   const rocksdb::Status s = Parse(uri, &policy);
