@@ -213,11 +213,11 @@ std::unique_ptr<rocksdb::DB> Open(const rocksdb::Options& options,
 
 constexpr int kTreeKeys = 400000;
 
-// Writes kTreeKeys keys in random order, so that compactions rewrite files.
-void LoadTree(rocksdb::DB* db) {
-  std::vector<int> order(kTreeKeys);
-  std::iota(order.begin(), order.end(), 0);
-  std::shuffle(order.begin(), order.end(), std::mt19937(1));
+// Writes keys [from, to) in random order, so that compactions rewrite files.
+void LoadTree(rocksdb::DB* db, int from = 0, int to = kTreeKeys) {
+  std::vector<int> order(to - from);
+  std::iota(order.begin(), order.end(), from);
+  std::shuffle(order.begin(), order.end(), std::mt19937(from + 1));
   const std::string value(48, 'v');
   for (int i : order) {
     ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), Key(i), value).ok());
@@ -253,7 +253,19 @@ TEST(MonkeyFilterPolicyTest, EachSstGetsItsLevelsPlan) {
   auto levels = std::make_shared<CreationLevels>();
   options.listeners.push_back(levels);
   auto db = Open(options, dir.path());
+  // Which levels hold files when compactions stop depends on timing; grow
+  // the tree until at least three do.
+  int loaded = kTreeKeys;
   LoadTree(db.get());
+  for (;;) {
+    std::vector<rocksdb::LiveFileMetaData> files;
+    db->GetLiveFilesMetaData(&files);
+    std::set<int> levels_with_files;
+    for (const auto& f : files) levels_with_files.insert(f.level);
+    if (levels_with_files.size() >= 3 || loaded >= 2 * kTreeKeys) break;
+    LoadTree(db.get(), loaded, loaded + kTreeKeys / 4);
+    loaded += kTreeKeys / 4;
+  }
 
   const auto& policy = AsMonkey(
       *options.table_factory->GetOptions<rocksdb::BlockBasedTableOptions>()
@@ -281,7 +293,7 @@ TEST(MonkeyFilterPolicyTest, EachSstGetsItsLevelsPlan) {
   // Different levels really got different bits per key.
   EXPECT_NE(policy.MillibitsForLevel(*checked_levels.begin(), 5),
             policy.MillibitsForLevel(*checked_levels.rbegin(), 5));
-  ExpectAllKeysFound(db.get());
+  ExpectAllKeysFound(db.get(), loaded);
   EXPECT_GT(ProbeAbsent(db.get(), options.statistics.get()), 0u);
 }
 

@@ -1,8 +1,6 @@
 // Loading an engine's options for fpr_check. See engine_options.h.
 #include "tools/fpr_check/engine_options.h"
 
-#include <fstream>
-
 #include "monkey/install.h"
 #include "rocksdb/convenience.h"
 #include "rocksdb/filter_policy.h"
@@ -21,13 +19,6 @@ rocksdb::ConfigOptions Strict() {
   return config;
 }
 
-std::string Trim(const std::string& s) {
-  const size_t begin = s.find_first_not_of(" \t\r");
-  if (begin == std::string::npos) return "";
-  const size_t end = s.find_last_not_of(" \t\r");
-  return s.substr(begin, end - begin + 1);
-}
-
 const rocksdb::BlockBasedTableOptions* TableOptions(
     const rocksdb::Options& options) {
   return options.table_factory == nullptr
@@ -39,23 +30,11 @@ const rocksdb::BlockBasedTableOptions* TableOptions(
 }  // namespace
 
 Status FilterPolicyInOptionsFile(const std::string& path, std::string* value) {
-  std::ifstream in(path);
-  if (!in) return Status::IOError("cannot read options file", path);
-  value->clear();
-  bool in_default_table = false;
-  std::string line;
-  while (std::getline(in, line)) {
-    line = Trim(line);
-    if (line.empty() || line[0] == '#') continue;
-    if (line[0] == '[') {
-      in_default_table = line == "[TableOptions/BlockBasedTable \"default\"]";
-      continue;
-    }
-    if (in_default_table && line.rfind("filter_policy=", 0) == 0) {
-      *value = Trim(line.substr(sizeof("filter_policy=") - 1));
-      if (*value == "nullptr") value->clear();
-    }
-  }
+  std::map<std::string, std::string> policies;
+  const Status s = FilterPoliciesInOptionsFile(path, &policies);
+  if (!s.ok()) return s;
+  auto it = policies.find(rocksdb::kDefaultColumnFamilyName);
+  *value = it == policies.end() ? "" : it->second;
   return Status::OK();
 }
 
