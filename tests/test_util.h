@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <thread>
 
@@ -46,6 +47,15 @@ inline std::string Key(uint64_t i) {
 }
 inline std::string AbsentKey(uint64_t i, uint64_t j) {
   return Key(i) + "x" + std::to_string(j);
+}
+
+// DB::Open that fails the test on error.
+inline std::unique_ptr<rocksdb::DB> OpenOrDie(const rocksdb::Options& options,
+                                              const std::string& path) {
+  rocksdb::DB* db = nullptr;
+  const rocksdb::Status s = rocksdb::DB::Open(options, path, &db);
+  EXPECT_TRUE(s.ok()) << path << ": " << s.ToString();
+  return std::unique_ptr<rocksdb::DB>(db);
 }
 
 // Flushes, then waits until no compaction is pending or running.

@@ -203,14 +203,6 @@ rocksdb::Options TreeOptions(const std::string& filter_uri) {
   return options;
 }
 
-std::unique_ptr<rocksdb::DB> Open(const rocksdb::Options& options,
-                                  const std::string& path) {
-  rocksdb::DB* db = nullptr;
-  rocksdb::Status s = rocksdb::DB::Open(options, path, &db);
-  EXPECT_TRUE(s.ok()) << s.ToString();
-  return std::unique_ptr<rocksdb::DB>(db);
-}
-
 constexpr int kTreeKeys = 400000;
 
 // Writes keys [from, to) in random order, so that compactions rewrite files.
@@ -252,7 +244,7 @@ TEST(MonkeyFilterPolicyTest, EachSstGetsItsLevelsPlan) {
   rocksdb::Options options = TreeOptions("monkey:10");
   auto levels = std::make_shared<CreationLevels>();
   options.listeners.push_back(levels);
-  auto db = Open(options, dir.path());
+  auto db = test::OpenOrDie(options, dir.path());
   // Which levels hold files when compactions stop depends on timing; grow
   // the tree until at least three do.
   int loaded = kTreeKeys;
@@ -301,7 +293,7 @@ TEST(MonkeyFilterPolicyTest, FlushFilesGetTheL0Plan) {
   test::TempDir dir;
   rocksdb::Options options = TreeOptions("monkey:7");
   options.disable_auto_compactions = true;
-  auto db = Open(options, dir.path());
+  auto db = test::OpenOrDie(options, dir.path());
   for (int i = 0; i < 20000; ++i) {
     ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), Key(i), "v").ok());
   }
@@ -338,11 +330,11 @@ TEST(MonkeyFilterPolicyTest, SstFileWriterFilesGetTheAverage) {
 TEST(MonkeyFilterPolicyTest, StockPoliciesReadMonkeyFilesAndBack) {
   test::TempDir monkey_dir, bloom_dir;
   {
-    auto db = Open(TreeOptions("monkey:10"), monkey_dir.path());
+    auto db = test::OpenOrDie(TreeOptions("monkey:10"), monkey_dir.path());
     LoadTree(db.get());
   }
   {
-    auto db = Open(TreeOptions("bloomfilter:10"), bloom_dir.path());
+    auto db = test::OpenOrDie(TreeOptions("bloomfilter:10"), bloom_dir.path());
     LoadTree(db.get());
   }
   struct Reader {
@@ -355,7 +347,7 @@ TEST(MonkeyFilterPolicyTest, StockPoliciesReadMonkeyFilesAndBack) {
                           Reader{bloom_dir.path(), "", false}}) {
     SCOPED_TRACE(r.dir + " read with '" + r.uri + "'");
     rocksdb::Options options = TreeOptions(r.uri);
-    auto db = Open(options, r.dir);
+    auto db = test::OpenOrDie(options, r.dir);
     ExpectAllKeysFound(db.get());
     const uint64_t useful = ProbeAbsent(db.get(), options.statistics.get());
     EXPECT_EQ(useful > 0, r.filters_used);
@@ -365,9 +357,10 @@ TEST(MonkeyFilterPolicyTest, StockPoliciesReadMonkeyFilesAndBack) {
 TEST(MonkeyFilterPolicyTest, ReopensFromItsOptionsFile) {
   test::TempDir dir;
   {
-    auto db = Open(TreeOptions("id=monkey;bits_per_key=7;size_ratio=8;"
-                               "last_level_filter=false"),
-                   dir.path());
+    auto db =
+        test::OpenOrDie(TreeOptions("id=monkey;bits_per_key=7;size_ratio=8;"
+                                    "last_level_filter=false"),
+                        dir.path());
     ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), Key(1), "v").ok());
   }
   rocksdb::ConfigOptions config;
@@ -389,7 +382,7 @@ TEST(MonkeyFilterPolicyTest, ReopensFromItsOptionsFile) {
 
   // The reopened DB runs with the policy from its own OPTIONS file.
   rocksdb::Options options(db_options, cfs[0].options);
-  auto db = Open(options, dir.path());
+  auto db = test::OpenOrDie(options, dir.path());
   std::string value;
   EXPECT_TRUE(db->Get(rocksdb::ReadOptions(), Key(1), &value).ok());
 }
@@ -400,7 +393,7 @@ TEST(MonkeyFilterPolicyTest, RibbonPlansRealBits) {
       TreeOptions("id=monkey;bits_per_key=10;filter=ribbon");
   options.write_buffer_size = 4 << 20;  // files of ~40k keys
   options.disable_auto_compactions = true;
-  auto db = Open(options, dir.path());
+  auto db = test::OpenOrDie(options, dir.path());
   for (int i = 0; i < 60000; ++i) {
     ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), Key(i), "v").ok());
   }
@@ -507,7 +500,7 @@ TEST(MonkeyFilterPolicyLiveTest, AutoBuildsBloomForL0AndRibbonBelow) {
   ASSERT_TRUE(
       Install("id=monkey;bits_per_key=10;filter=auto;shape=static", &options)
           .ok());
-  auto db = Open(options, dir.path());
+  auto db = test::OpenOrDie(options, dir.path());
   // Two flushes over the same key range, so that compacting them rewrites
   // them rather than moving a file down.
   for (int parity = 0; parity < 2; ++parity) {
