@@ -6,6 +6,8 @@ packages="cmake make g++ pkg-config librocksdb-dev libgflags-dev libgtest-dev
   nlohmann-json3-dev"
 # db_bench from Debian's RocksDB source, and the comparison runner.
 packages="$packages dpkg-dev patch python3 gnuplot-nox"
+# The fuzzers: clang, with libFuzzer and clang's sanitizer runtimes.
+packages="$packages clang libclang-rt-14-dev"
 missing=""
 for p in $packages; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
