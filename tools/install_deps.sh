@@ -1,9 +1,10 @@
 #!/bin/sh
 # Installs, from Debian's packages, whatever the build, tools and tests need
 # and the machine lacks. Safe to run again: it does nothing when all is there.
+# Arguments name extra packages a tool needs (e.g. the fork build's).
 set -eu
 packages="cmake make g++ pkg-config librocksdb-dev libgflags-dev libgtest-dev
-  nlohmann-json3-dev"
+  nlohmann-json3-dev rocksdb-tools $*"
 missing=""
 for p in $packages; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
