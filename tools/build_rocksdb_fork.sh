@@ -22,8 +22,10 @@
 #   JOBS=n                 parallel compile jobs (default: all cores)
 #
 # The build is Release: -O2 -DNDEBUG (assertions off, unlike Debian's
-# library), PORTABLE like Debian's, with gflags, snappy, lz4 and zstd. ccache
-# is used when installed (RocksDB's CMake picks it up). Every step logs to
+# library), PORTABLE and with RTTI like Debian's (RocksDB's CMake drops RTTI
+# from Release builds by default, and code that links the library then misses
+# its typeinfo), with gflags, snappy, lz4 and zstd. ccache is used when
+# installed (RocksDB's CMake picks it up). Every step logs to
 # FORK_WORKDIR/logs/<step>.log; a failing step names itself and shows why.
 # The last line printed is the path of the installed db_bench.
 set -eu
@@ -145,7 +147,7 @@ build=$work/build
 step configure "RocksDB's CMake configuration failed (a missing -dev package?)" \
   cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release \
   "-DCMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG" "-DCMAKE_C_FLAGS_RELEASE=-O2 -DNDEBUG" \
-  -DROCKSDB_PLUGINS=monkey -DPORTABLE=ON -DFAIL_ON_WARNINGS=OFF \
+  -DROCKSDB_PLUGINS=monkey -DPORTABLE=ON -DFAIL_ON_WARNINGS=OFF -DUSE_RTTI=ON \
   -DWITH_GFLAGS=ON -DWITH_SNAPPY=ON -DWITH_LZ4=ON -DWITH_ZSTD=ON \
   -DWITH_TESTS=OFF -DWITH_BENCHMARK_TOOLS=ON -DWITH_CORE_TOOLS=OFF \
   -DWITH_TOOLS=OFF -DWITH_TRACE_TOOLS=OFF -DROCKSDB_BUILD_SHARED=$shared

@@ -1,10 +1,13 @@
 #!/bin/sh
 # Installs, from Debian's packages, whatever the build, tools and tests need
 # and the machine lacks. Safe to run again: it does nothing when all is there.
-# Arguments name extra packages a tool needs (e.g. the fork build's).
 set -eu
 packages="cmake make g++ pkg-config librocksdb-dev libgflags-dev libgtest-dev
-  nlohmann-json3-dev rocksdb-tools $*"
+  nlohmann-json3-dev"
+# db_bench from Debian's RocksDB source, and the comparison runner.
+packages="$packages dpkg-dev patch python3 gnuplot-nox"
+# Debian's stock db_bench, for the LD_PRELOAD drop-in's test.
+packages="$packages rocksdb-tools"
 missing=""
 for p in $packages; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

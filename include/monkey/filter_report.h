@@ -1,0 +1,238 @@
+// Per-level filter report for any RocksDB program: how many bits per key each
+// LSM level's filters really hold, how often they were probed, and how many
+// false positives they let through, next to what the FPR model predicts for
+// those bits; plus filter memory and the block cache's filter tickers.
+//
+// Why. RocksDB counts filter outcomes per level only in PerfContext, which is
+// thread-local: a benchmark with N reader threads must enable it on each of
+// them and add their counts up, and must reset it in the right order or old
+// counts leak into the next measurement. Filter memory per level sits in table
+// properties, and the block cache's share of it in another property.
+//
+// Use:
+//   monkey::FilterStatsCollector collector;
+//   collector.Start(options.statistics);           // before the readers run
+//   // on every reader thread, around its reads:
+//   {
+//     monkey::FilterStatsCollector::ThreadScope scope(&collector);
+//     ... db->Get(...) ...
+//     scope.AddLookups(lookups, found);              // optional
+//   }                                                // merges its counts
+//   monkey::FilterReport report;
+//   rocksdb::Status s = monkey::BuildFilterReport(db, collector, "readmissing",
+//                                                 &report);
+//   fputs(report.ToTable().c_str(), stdout);
+//   puts(report.ToJsonLine().c_str());  // "filter_report_json: {...}"
+//
+// Level attribution: a table reader keeps the level it was opened at, so a
+// trivially moved file counts under its old level until it is reopened (for
+// example by reopening the DB before a read phase).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rocksdb/db.h"
+#include "rocksdb/perf_level.h"
+#include "rocksdb/statistics.h"
+#include "rocksdb/status.h"
+
+namespace monkey {
+
+// Filter outcomes of one level (PerfContextByLevel), summed over threads.
+struct LevelFilterCounts {
+  uint64_t useful = 0;              // the filter said "not here"
+  uint64_t full_positive = 0;       // the filter said "may be here"
+  uint64_t full_true_positive = 0;  // ... and the key was there
+  uint64_t probes() const { return useful + full_positive; }
+  uint64_t false_positives() const {
+    return full_positive > full_true_positive
+               ? full_positive - full_true_positive
+               : 0;
+  }
+};
+
+// The block cache tickers a report shows, as differences over a measurement.
+struct FilterTickers {
+  uint64_t filter_hit = 0;           // BLOCK_CACHE_FILTER_HIT
+  uint64_t filter_miss = 0;          // BLOCK_CACHE_FILTER_MISS
+  uint64_t filter_bytes_insert = 0;  // BLOCK_CACHE_FILTER_BYTES_INSERT
+  uint64_t data_hit = 0;             // BLOCK_CACHE_DATA_HIT
+  uint64_t data_miss = 0;            // BLOCK_CACHE_DATA_MISS
+
+  static FilterTickers From(const rocksdb::Statistics& statistics);
+  FilterTickers Minus(const FilterTickers& earlier) const;
+};
+
+// Collects per-level filter counts from many reader threads.
+class FilterStatsCollector {
+ public:
+  FilterStatsCollector() = default;
+  FilterStatsCollector(const FilterStatsCollector&) = delete;
+  FilterStatsCollector& operator=(const FilterStatsCollector&) = delete;
+
+  // Begins a measurement: forgets merged counts and, if `statistics` is set,
+  // remembers its tickers so that the report shows their change. Call it
+  // while no ThreadScope of this collector is open.
+  void Start(std::shared_ptr<rocksdb::Statistics> statistics = nullptr);
+
+  // Counts one reader thread while it lives. The constructor raises the
+  // thread's PerfLevel to kEnableCount if it is lower, and clears its
+  // per-level PerfContext (ClearPerLevelPerfContext, then
+  // EnablePerLevelPerfContext, then Reset: Reset alone keeps per-level counts
+  // while per-level counting is off). The destructor adds the thread's counts
+  // to the collector under its lock and restores the PerfLevel. The thread's
+  // PerfContext keeps its counts. Scopes may nest; the innermost is current.
+  class ThreadScope {
+   public:
+    explicit ThreadScope(FilterStatsCollector* collector);
+    ~ThreadScope();
+    ThreadScope(const ThreadScope&) = delete;
+    ThreadScope& operator=(const ThreadScope&) = delete;
+
+    // Point lookups this thread made and how many found their key, so that
+    // the report can give false positives per absent lookup.
+    void AddLookups(uint64_t lookups, uint64_t found);
+
+    // The calling thread's innermost open scope, or nullptr.
+    static ThreadScope* Current();
+
+   private:
+    FilterStatsCollector* collector_;
+    ThreadScope* outer_;
+    rocksdb::PerfLevel saved_perf_level_;
+    uint64_t lookups_ = 0;
+    uint64_t found_ = 0;
+    bool lookups_known_ = false;
+  };
+
+  // Merged so far: per level (-1: files of unknown level), lookups, threads.
+  std::map<int, LevelFilterCounts> level_counts() const;
+  std::optional<uint64_t> lookups() const;
+  std::optional<uint64_t> found() const;
+  int threads() const;
+  // Ticker changes since Start(), or nothing without statistics.
+  std::optional<FilterTickers> TickersSinceStart() const;
+  // Seconds since Start() (or since construction).
+  double SecondsSinceStart() const;
+
+ private:
+  void Merge(const std::map<int, LevelFilterCounts>& counts, bool lookups_known,
+             uint64_t lookups, uint64_t found);
+
+  mutable std::mutex mu_;
+  std::map<int, LevelFilterCounts> counts_;
+  uint64_t lookups_ = 0;
+  uint64_t found_ = 0;
+  bool lookups_known_ = false;
+  int threads_ = 0;
+  std::shared_ptr<rocksdb::Statistics> statistics_;
+  FilterTickers tickers_at_start_;
+  std::chrono::steady_clock::time_point started_ =
+      std::chrono::steady_clock::now();
+};
+
+// One level of a report.
+struct LevelFilterReport {
+  int level = 0;
+  uint64_t files = 0;
+  uint64_t entries = 0;         // num_entries of its files
+  uint64_t filter_bytes = 0;    // filter_size
+  uint64_t filter_entries = 0;  // num_filter_entries: keys with a filter
+  // 8 * filter_bytes / filter_entries; 0 if no file has a filter.
+  double bits_per_key = 0;
+  // The filters' kind: "bloom", "ribbon", "mixed", or "none".
+  std::string filter = "none";
+  uint64_t probes = 0;  // useful + full_positive
+  uint64_t useful = 0;
+  uint64_t false_positives = 0;
+  // FP / (useful + FP): per filter probe of a key not in the file; unset
+  // when no such probe happened.
+  std::optional<double> fpr;
+  // What the FPR model (util/filter_fpr_model.h) predicts for the bits per
+  // key of this level's filters: files weighted by their filtered keys, each
+  // with its own kind and bits. Unset without filters.
+  std::optional<double> model_fpr;
+  // Binomial standard deviation of a measured FPR at model_fpr over
+  // useful + FP trials, and whether the measurement agrees with the model:
+  // within max(3 sigma, 5% of model_fpr).
+  std::optional<double> fpr_sigma;
+  std::optional<bool> model_agrees;
+};
+
+// A report over all levels of one column family.
+struct FilterReport {
+  std::string benchmark;
+  std::vector<LevelFilterReport> levels;  // levels with files or probes
+
+  uint64_t files = 0;
+  uint64_t entries = 0;
+  uint64_t filter_bytes_total = 0;
+  uint64_t filter_entries_total = 0;
+  double bits_per_key = 0;  // realized average over filtered keys
+
+  // Sums over the levels whose FPR was measured: sum_fpr of measured FPRs
+  // (each level once, L0 included), model_sum_fpr of their model FPRs.
+  std::optional<double> sum_fpr;
+  std::optional<double> model_sum_fpr;
+  uint64_t probes = 0;
+  uint64_t false_positives = 0;
+  // Lookups as the program reported them (ThreadScope::AddLookups).
+  std::optional<uint64_t> lookups;
+  std::optional<uint64_t> absent_lookups;
+  // False positives per absent lookup: the extra SST data-block reads each
+  // one costs. Set only when every reported lookup was for an absent key
+  // (otherwise lookups of present keys add false positives above their key).
+  std::optional<double> fp_per_absent_lookup;
+
+  // Filter memory: with cache_index_and_filter_blocks, the filter blocks in
+  // the block cache (rocksdb.block-cache-entry-stats); otherwise the filters
+  // that table readers hold (all live files' filters: readers load them on
+  // open). filter_cache_source says which: "block_cache" or "table_readers".
+  uint64_t filter_cache_bytes = 0;
+  std::string filter_cache_source;
+  // RocksDB rescans the block cache for that property at most every 10 s
+  // (and scans it when a DB opens): the age of the scan, in seconds. A note
+  // says so when the scan is older than the measurement.
+  std::optional<uint64_t> filter_cache_age_seconds;
+  // rocksdb.estimate-table-readers-mem: index and filter memory outside the
+  // block cache.
+  uint64_t table_readers_mem = 0;
+
+  // Changes of the block cache tickers during the measurement, if the
+  // collector had statistics.
+  std::optional<FilterTickers> tickers;
+  int threads = 0;
+  std::vector<std::string> notes;
+
+  // True when every level with a measured FPR agrees with its model.
+  bool ModelAgrees() const;
+
+  // A readable table, one line per level and a totals block.
+  std::string ToTable() const;
+  // Exactly one line, no newline: "filter_report_json: " and one JSON object
+  // with the keys benchmark, levels (level, files, entries, filter_bytes,
+  // filter_entries, bits_per_key, filter, probes, useful, false_positives,
+  // fpr, model_fpr, fpr_sigma, model_agrees), sum_fpr, model_sum_fpr,
+  // filter_bytes_total, filter_cache_bytes, and the other fields above.
+  std::string ToJsonLine() const;
+};
+
+// Builds a report of `cf` (default: the default column family) from the DB's
+// current files and the collector's merged counts.
+rocksdb::Status BuildFilterReport(rocksdb::DB* db,
+                                  const FilterStatsCollector& collector,
+                                  const std::string& benchmark,
+                                  FilterReport* report,
+                                  rocksdb::ColumnFamilyHandle* cf = nullptr);
+
+// The prefix of FilterReport::ToJsonLine(), for programs that parse it.
+inline constexpr const char* kFilterReportJsonPrefix = "filter_report_json: ";
+
+}  // namespace monkey

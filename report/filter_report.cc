@@ -1,0 +1,242 @@
+// BuildFilterReport: per-level filter memory from the DB's table properties,
+// per-level outcomes from a FilterStatsCollector, and the FPR the model
+// predicts for the bits per key the files really hold.
+// See include/monkey/filter_report.h.
+#include "monkey/filter_report.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <set>
+
+#include "monkey/monkey_filter_policy.h"
+#include "rocksdb/cache.h"
+#include "rocksdb/filter_policy.h"
+#include "rocksdb/table.h"
+#include "rocksdb/table_properties.h"
+#include "util/filter_fpr_model.h"
+
+namespace monkey {
+namespace {
+
+using rocksdb::DB;
+using rocksdb::Status;
+
+// RocksDB's filters end in 5 bytes of metadata; FastLocalBloom's body is
+// whole 64-byte cache lines, Ribbon's whole 16-byte segments.
+constexpr uint64_t kFilterMetadataBytes = 5;
+
+// Which filter a file holds, from what its table properties and the DB's
+// current options tell. nullopt: no filter.
+std::optional<FprModel> ModelForFile(const rocksdb::TableProperties& props,
+                                     int level,
+                                     const rocksdb::FilterPolicy* current) {
+  if (props.filter_size == 0 || props.num_filter_entries == 0) {
+    return std::nullopt;
+  }
+  const std::string& name = props.filter_policy_name;
+  if (name == "monkey") {
+    // Monkey builds one kind everywhere (its Ribbon never falls back to
+    // Bloom by level); which one is in its options, not in the file.
+    const auto* monkey = current == nullptr
+                             ? nullptr
+                             : current->CheckedCast<MonkeyFilterPolicy>();
+    if (monkey != nullptr && monkey->options().filter == "ribbon") {
+      return FprModel::Ribbon();
+    }
+    return FprModel::FastLocalBloom();
+  }
+  if (name.find("ibbon") != std::string::npos) {
+    // ribbonfilter builds Bloom for flushes (bloom_before_level=0). A body
+    // that is not whole cache lines cannot be Bloom; otherwise go by level.
+    const bool whole_lines =
+        (props.filter_size - kFilterMetadataBytes) % 64 == 0;
+    return whole_lines && level == 0 ? FprModel::FastLocalBloom()
+                                     : FprModel::Ribbon();
+  }
+  return FprModel::FastLocalBloom();
+}
+
+// The number in "<dir>/000123.sst".
+uint64_t FileNumberOf(const std::string& path) {
+  const size_t slash = path.find_last_of('/');
+  return std::strtoull(
+      path.c_str() + (slash == std::string::npos ? 0 : slash + 1), nullptr, 10);
+}
+
+uint64_t MapValue(const std::map<std::string, std::string>& map,
+                  const std::string& key) {
+  auto it = map.find(key);
+  return it == map.end() ? 0 : std::strtoull(it->second.c_str(), nullptr, 10);
+}
+
+// The model, averaged over a level's files by their filtered keys: probes of
+// absent keys spread over a level's key range, so over its keys.
+struct ModelSum {
+  double weighted_fpr = 0;
+  double weight = 0;
+  std::set<std::string> kinds;
+  void Add(const FprModel& model, uint64_t filter_bytes,
+           uint64_t filter_entries) {
+    const double bits = 8.0 * filter_bytes / filter_entries;
+    weighted_fpr += filter_entries * model.FalsePositiveRate(bits);
+    weight += filter_entries;
+    kinds.insert(model.Name());
+  }
+};
+
+}  // namespace
+
+bool FilterReport::ModelAgrees() const {
+  for (const LevelFilterReport& l : levels) {
+    if (l.model_agrees.has_value() && !*l.model_agrees) return false;
+  }
+  return true;
+}
+
+Status BuildFilterReport(DB* db, const FilterStatsCollector& collector,
+                         const std::string& benchmark, FilterReport* report,
+                         rocksdb::ColumnFamilyHandle* cf) {
+  if (cf == nullptr) cf = db->DefaultColumnFamily();
+  FilterReport r;
+  r.benchmark = benchmark;
+  r.threads = collector.threads();
+
+  rocksdb::ColumnFamilyMetaData meta;
+  db->GetColumnFamilyMetaData(cf, &meta);
+  rocksdb::TablePropertiesCollection all_props;
+  Status s = db->GetPropertiesOfAllTables(cf, &all_props);
+  if (!s.ok()) return s;
+  std::map<uint64_t, std::shared_ptr<const rocksdb::TableProperties>> by_number;
+  for (const auto& [path, props] : all_props) {
+    by_number[FileNumberOf(path)] = props;
+  }
+
+  const rocksdb::Options options = db->GetOptions(cf);
+  const auto* table = options.table_factory == nullptr
+                          ? nullptr
+                          : options.table_factory
+                                ->GetOptions<rocksdb::BlockBasedTableOptions>();
+  const rocksdb::FilterPolicy* policy =
+      table == nullptr ? nullptr : table->filter_policy.get();
+
+  const std::map<int, LevelFilterCounts> counts = collector.level_counts();
+  const int num_levels = static_cast<int>(meta.levels.size());
+  for (int level = -1; level < num_levels; ++level) {
+    const auto counted = counts.find(level);
+    if (level < 0 && counted == counts.end()) continue;
+    LevelFilterReport l;
+    l.level = level;
+    ModelSum model;
+    if (level >= 0) {
+      const rocksdb::LevelMetaData& files = meta.levels[level];
+      l.files = files.files.size();
+      std::map<std::string, std::string> aggregated;
+      if (!db->GetMapProperty(
+              cf,
+              DB::Properties::kAggregatedTablePropertiesAtLevel +
+                  std::to_string(level),
+              &aggregated)) {
+        return Status::NotSupported(
+            "filter report: no " +
+            DB::Properties::kAggregatedTablePropertiesAtLevel +
+            std::to_string(level));
+      }
+      l.entries = MapValue(aggregated, "num_entries");
+      l.filter_bytes = MapValue(aggregated, "filter_size");
+      l.filter_entries = MapValue(aggregated, "num_filter_entries");
+      for (const rocksdb::SstFileMetaData& f : files.files) {
+        auto it = by_number.find(f.file_number);
+        if (it == by_number.end()) continue;  // deleted since the snapshot
+        const std::optional<FprModel> m =
+            ModelForFile(*it->second, level, policy);
+        if (m) {
+          model.Add(*m, it->second->filter_size,
+                    it->second->num_filter_entries);
+        }
+      }
+    }
+    if (l.files == 0 && counted == counts.end()) continue;
+    if (l.filter_entries > 0) {
+      l.bits_per_key = 8.0 * l.filter_bytes / l.filter_entries;
+    }
+    if (model.weight > 0) {
+      l.filter = model.kinds.size() == 1 ? *model.kinds.begin() : "mixed";
+      l.model_fpr = model.weighted_fpr / model.weight;
+    }
+    if (counted != counts.end()) {
+      const LevelFilterCounts& c = counted->second;
+      l.probes = c.probes();
+      l.useful = c.useful;
+      l.false_positives = c.false_positives();
+      const uint64_t trials = l.useful + l.false_positives;
+      if (trials > 0) {
+        l.fpr = static_cast<double>(l.false_positives) / trials;
+        if (l.model_fpr) {
+          const double p = *l.model_fpr;
+          l.fpr_sigma = std::sqrt(p * (1 - p) / trials);
+          l.model_agrees =
+              std::fabs(*l.fpr - p) <= std::max(3 * *l.fpr_sigma, 0.05 * p);
+        }
+      }
+    }
+    r.files += l.files;
+    r.entries += l.entries;
+    r.filter_bytes_total += l.filter_bytes;
+    r.filter_entries_total += l.filter_entries;
+    r.probes += l.probes;
+    r.false_positives += l.false_positives;
+    if (l.fpr) {
+      r.sum_fpr = r.sum_fpr.value_or(0) + *l.fpr;
+      if (l.model_fpr) {
+        r.model_sum_fpr = r.model_sum_fpr.value_or(0) + *l.model_fpr;
+      }
+    }
+    r.levels.push_back(std::move(l));
+  }
+  if (r.filter_entries_total > 0) {
+    r.bits_per_key = 8.0 * r.filter_bytes_total / r.filter_entries_total;
+  }
+
+  r.lookups = collector.lookups();
+  if (r.lookups) {
+    const uint64_t found = collector.found().value_or(0);
+    r.absent_lookups = *r.lookups >= found ? *r.lookups - found : 0;
+    if (*r.lookups > 0 && found == 0) {
+      r.fp_per_absent_lookup =
+          static_cast<double>(r.false_positives) / *r.lookups;
+    }
+  }
+
+  if (table != nullptr && table->cache_index_and_filter_blocks) {
+    r.filter_cache_source = "block_cache";
+    std::map<std::string, std::string> entry_stats;
+    if (db->GetMapProperty(cf, DB::Properties::kBlockCacheEntryStats,
+                           &entry_stats)) {
+      using Keys = rocksdb::BlockCacheEntryStatsMapKeys;
+      r.filter_cache_bytes =
+          MapValue(entry_stats,
+                   Keys::UsedBytes(rocksdb::CacheEntryRole::kFilterBlock)) +
+          MapValue(entry_stats,
+                   Keys::UsedBytes(rocksdb::CacheEntryRole::kFilterMetaBlock));
+      r.filter_cache_age_seconds =
+          MapValue(entry_stats, Keys::LastCollectionAgeSeconds());
+      if (*r.filter_cache_age_seconds > collector.SecondsSinceStart()) {
+        r.notes.push_back(
+            "filter_cache_bytes is from RocksDB's block cache scan of " +
+            std::to_string(*r.filter_cache_age_seconds) +
+            " s ago, before this measurement began (it rescans at most "
+            "every 10 s)");
+      }
+    }
+  } else {
+    r.filter_cache_source = "table_readers";
+    r.filter_cache_bytes = r.filter_bytes_total;
+  }
+  db->GetIntProperty(cf, DB::Properties::kEstimateTableReadersMem,
+                     &r.table_readers_mem);
+  r.tickers = collector.TickersSinceStart();
+  *report = std::move(r);
+  return Status::OK();
+}
+
+}  // namespace monkey

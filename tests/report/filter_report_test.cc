@@ -1,0 +1,200 @@
+// Tests of BuildFilterReport (report/filter_report.cc) on real DBs: filter
+// memory per level against the table properties, measured FPR against the
+// model (the instrument's validation), filter kinds, and filter memory in
+// the block cache or in table readers.
+#include "monkey/filter_report.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "rocksdb/table_properties.h"
+#include "tests/report/two_level_db.h"
+
+namespace monkey {
+namespace {
+
+// Probes every absent key of `t` on one thread and builds the report.
+FilterReport Measure(const test::TwoLevelDb& t) {
+  FilterStatsCollector collector;
+  collector.Start(t.options.statistics);
+  {
+    FilterStatsCollector::ThreadScope scope(&collector);
+    std::string value;
+    uint64_t found = 0;
+    for (uint64_t i = 0; i < t.absent_keys(); ++i) {
+      if (t.db->Get(rocksdb::ReadOptions(), t.Absent(i), &value).ok()) ++found;
+    }
+    scope.AddLookups(t.absent_keys(), found);
+  }
+  FilterReport report;
+  const rocksdb::Status s =
+      BuildFilterReport(t.db.get(), collector, "readmissing", &report);
+  EXPECT_TRUE(s.ok()) << s.ToString();
+  return report;
+}
+
+const LevelFilterReport& Level(const FilterReport& report, int level) {
+  for (const LevelFilterReport& l : report.levels) {
+    if (l.level == level) return l;
+  }
+  ADD_FAILURE() << "no level " << level;
+  return report.levels.front();
+}
+
+TEST(FilterReportTest, LevelsMatchTablePropertiesAndTheModel) {
+  auto t = test::MakeTwoLevelDb("bloomfilter:10");
+  const FilterReport r = Measure(*t);
+  EXPECT_EQ(r.benchmark, "readmissing");
+  EXPECT_EQ(r.threads, 1);
+  ASSERT_EQ(r.levels.size(), 2u);  // only levels with files or probes
+
+  rocksdb::TablePropertiesCollection props;
+  ASSERT_TRUE(t->db->GetPropertiesOfAllTables(&props).ok());
+  uint64_t filter_bytes = 0;
+  uint64_t entries = 0;
+  for (const auto& [path, p] : props) {
+    filter_bytes += p->filter_size;
+    entries += p->num_entries;
+  }
+  EXPECT_EQ(r.filter_bytes_total, filter_bytes);
+  EXPECT_EQ(r.entries, entries);
+  EXPECT_EQ(r.files, props.size());
+
+  const LevelFilterReport& l0 = Level(r, 0);
+  const LevelFilterReport& l6 = Level(r, 6);
+  EXPECT_EQ(l0.files, 1u);
+  EXPECT_EQ(l0.entries, t->num_keys / 10);
+  EXPECT_EQ(l6.entries, t->num_keys);
+  double sum_fpr = 0;
+  for (const LevelFilterReport* l : {&l0, &l6}) {
+    EXPECT_EQ(l->filter, "bloom");
+    EXPECT_EQ(l->filter_entries, l->entries);
+    EXPECT_NEAR(l->bits_per_key, 10, 0.1);
+    EXPECT_EQ(l->probes, t->absent_keys());
+    EXPECT_EQ(l->useful + l->false_positives, l->probes);
+    ASSERT_TRUE(l->fpr.has_value());
+    ASSERT_TRUE(l->model_fpr.has_value());
+    // The instrument agrees with the model: 3 sigma or 5%, as the runner
+    // checks it. Keys are fixed, so this is deterministic.
+    EXPECT_TRUE(l->model_agrees.value_or(false))
+        << "L" << l->level << " measured " << *l->fpr << " model "
+        << *l->model_fpr << " sigma " << l->fpr_sigma.value_or(-1);
+    EXPECT_NEAR(*l->fpr, 0.0097, 0.003);
+    sum_fpr += *l->fpr;
+  }
+  ASSERT_TRUE(r.sum_fpr.has_value());
+  EXPECT_DOUBLE_EQ(*r.sum_fpr, sum_fpr);
+  EXPECT_EQ(r.false_positives, l0.false_positives + l6.false_positives);
+  EXPECT_EQ(r.lookups, t->absent_keys());
+  EXPECT_EQ(r.absent_lookups, t->absent_keys());
+  ASSERT_TRUE(r.fp_per_absent_lookup.has_value());
+  EXPECT_DOUBLE_EQ(*r.fp_per_absent_lookup,
+                   static_cast<double>(r.false_positives) / t->absent_keys());
+  EXPECT_TRUE(r.ModelAgrees());
+
+  // Filters outside the block cache live in the table readers.
+  EXPECT_EQ(r.filter_cache_source, "table_readers");
+  EXPECT_EQ(r.filter_cache_bytes, r.filter_bytes_total);
+  EXPECT_GE(r.table_readers_mem, r.filter_bytes_total);
+  ASSERT_TRUE(r.tickers.has_value());
+  EXPECT_EQ(r.tickers->filter_hit + r.tickers->filter_miss, 0u);
+}
+
+TEST(FilterReportTest, FilterBytesInTheBlockCache) {
+  auto t = test::MakeTwoLevelDb("bloomfilter:10", 100000,
+                                /*cache_filters=*/true);
+  const FilterReport r = Measure(*t);
+  EXPECT_EQ(r.filter_cache_source, "block_cache");
+  // Table readers put the filters into the cache (8 MiB by default) when
+  // they open, and there they stay; so do those of the two flushed files
+  // the compaction replaced, until the cache evicts them.
+  EXPECT_GE(r.filter_cache_bytes, r.filter_bytes_total);
+  EXPECT_LE(r.filter_cache_bytes,
+            r.filter_bytes_total + Level(r, 6).filter_bytes + 4096);
+  EXPECT_TRUE(r.filter_cache_age_seconds.has_value());
+  ASSERT_TRUE(r.tickers.has_value());
+  EXPECT_EQ(r.tickers->filter_miss, 0u);
+  EXPECT_EQ(r.tickers->filter_hit, 2 * t->absent_keys());
+  EXPECT_EQ(r.tickers->filter_bytes_insert, 0u);
+}
+
+TEST(FilterReportTest, MonkeyLevelsGetTheirOwnBitsAndModel) {
+  auto t = test::MakeTwoLevelDb("monkey:10");
+  const FilterReport r = Measure(*t);
+  const LevelFilterReport& l0 = Level(r, 0);
+  const LevelFilterReport& l6 = Level(r, 6);
+  // The static plan for 7 levels: generous L0, the last level below budget.
+  EXPECT_GT(l0.bits_per_key, 30);
+  EXPECT_LT(l6.bits_per_key, 10);
+  EXPECT_GT(l6.bits_per_key, 8);
+  EXPECT_LT(*l0.model_fpr, 1e-5);
+  EXPECT_TRUE(r.ModelAgrees());
+  EXPECT_TRUE(l6.model_agrees.value_or(false));
+}
+
+TEST(FilterReportTest, RibbonKindsFollowThePolicy) {
+  {
+    // ribbonfilter builds Bloom for flushes and Ribbon for compactions.
+    auto t = test::MakeTwoLevelDb("ribbonfilter:10");
+    const FilterReport r = Measure(*t);
+    EXPECT_EQ(Level(r, 0).filter, "bloom");
+    EXPECT_EQ(Level(r, 6).filter, "ribbon");
+    EXPECT_NEAR(Level(r, 6).bits_per_key, 7.05, 0.2);
+    EXPECT_TRUE(Level(r, 6).model_agrees.value_or(false));
+    EXPECT_TRUE(r.ModelAgrees());
+  }
+  {
+    auto t = test::MakeTwoLevelDb("id=monkey;bits_per_key=10;filter=ribbon");
+    const FilterReport r = Measure(*t);
+    EXPECT_EQ(Level(r, 0).filter, "ribbon");
+    EXPECT_EQ(Level(r, 6).filter, "ribbon");
+    EXPECT_TRUE(Level(r, 6).model_agrees.value_or(false));
+    EXPECT_TRUE(r.ModelAgrees());
+  }
+}
+
+TEST(FilterReportTest, NoFilterMeansNoFprAndNoSum) {
+  auto t = test::MakeTwoLevelDb("");
+  const FilterReport r = Measure(*t);
+  ASSERT_EQ(r.levels.size(), 2u);
+  for (const LevelFilterReport& l : r.levels) {
+    EXPECT_EQ(l.filter, "none");
+    EXPECT_EQ(l.filter_bytes, 0u);
+    EXPECT_EQ(l.probes, 0u);
+    EXPECT_FALSE(l.fpr.has_value());
+    EXPECT_FALSE(l.model_fpr.has_value());
+  }
+  EXPECT_FALSE(r.sum_fpr.has_value());
+  EXPECT_EQ(r.filter_bytes_total, 0u);
+  // No filter, no false positive: each absent lookup reads data blocks.
+  ASSERT_TRUE(r.tickers.has_value());
+  EXPECT_GE(r.tickers->data_hit + r.tickers->data_miss, t->absent_keys());
+}
+
+TEST(FilterReportTest, PresentLookupsLeaveFpPerAbsentLookupUnset) {
+  auto t = test::MakeTwoLevelDb("bloomfilter:10", 20000);
+  FilterStatsCollector collector;
+  collector.Start();
+  {
+    FilterStatsCollector::ThreadScope scope(&collector);
+    std::string value;
+    for (uint64_t i = 0; i < 1000; ++i) {
+      ASSERT_TRUE(
+          t->db->Get(rocksdb::ReadOptions(), test::Key(2 * i), &value).ok());
+    }
+    scope.AddLookups(1000, 1000);
+  }
+  FilterReport r;
+  ASSERT_TRUE(BuildFilterReport(t->db.get(), collector, "readrandom", &r).ok());
+  EXPECT_EQ(r.lookups, 1000u);
+  EXPECT_EQ(r.absent_lookups, 0u);
+  EXPECT_FALSE(r.fp_per_absent_lookup.has_value());
+  // Each key is found in L6 after its L0 filter said no or lied.
+  EXPECT_EQ(Level(r, 6).probes, 1000u);
+  EXPECT_EQ(Level(r, 6).false_positives, 0u);
+  EXPECT_FALSE(r.tickers.has_value());
+}
+
+}  // namespace
+}  // namespace monkey
