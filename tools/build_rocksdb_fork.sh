@@ -13,6 +13,8 @@
 #   ROCKSDB_SRC=path       build this RocksDB tree instead (an engine's fork;
 #                          it is copied, never modified); VERSION is then read
 #                          from its include/rocksdb/version.h
+#   ROCKSDB_SOURCE_CACHE=dir  where Debian's source packages are unpacked
+#                          once (default: build-fork/sources)
 #   DB_BENCH_PATCHES=dir   the db_bench patch series to apply (a directory
 #                          with a `series` file; default
 #                          db_bench_patches/rocksdb-VERSION), or `none`
@@ -82,7 +84,8 @@ if [ -n "${ROCKSDB_SRC:-}" ]; then
     die "step 'source' FAILED: ROCKSDB_SRC is RocksDB $version, not $1"
 else
   case $version in
-    7.8.3 | 9.10.0) ;;
+    7.8.3) suite=bookworm ;;
+    9.10.0) suite=trixie ;;
     *) die "step 'source' FAILED: no Debian source package for RocksDB '$version' (use 7.8.3, 9.10.0 or ROCKSDB_SRC=path)" ;;
   esac
 fi
@@ -98,20 +101,28 @@ fi
 say "RocksDB $version -> $prefix (work: $work, $jobs jobs)"
 
 step deps "could not install the build's Debian packages" \
-  "$repo/tools/install_deps.sh" patch dpkg-dev
+  "$repo/tools/install_deps.sh"
 
-# A fresh copy of the source every run, so the patch series always applies
-# to pristine files; ccache keeps the rebuild cheap.
+# Debian's source is unpacked once into the cache and kept pristine; every
+# run builds a fresh copy, so the patch series always applies to pristine
+# files (ccache keeps the rebuild cheap).
+pristine=${ROCKSDB_SRC:-}
+if [ -z "$pristine" ]; then
+  cache=${ROCKSDB_SOURCE_CACHE:-$repo/build-fork/sources}
+  step fetch "could not get rocksdb $version from Debian's $suite source package" \
+    "$repo/tools/fetch_rocksdb_source.sh" "$suite" "$cache/$suite"
+  grep 'warning' "$work/logs/fetch.log" >&2 || true
+  pristine=$(tail -n 1 "$work/logs/fetch.log")
+  got=$(awk '/define ROCKSDB_MAJOR/{a=$3} /define ROCKSDB_MINOR/{b=$3}
+             /define ROCKSDB_PATCH/{c=$3} END{print a "." b "." c}' \
+    "$pristine/include/rocksdb/version.h")
+  [ "$got" = "$version" ] ||
+    die "step 'fetch' FAILED: Debian's $suite has RocksDB $got, not $version"
+fi
 src=$work/src
 rm -rf "$src"
-if [ -n "${ROCKSDB_SRC:-}" ]; then
-  step source "could not copy $ROCKSDB_SRC" cp -a "$ROCKSDB_SRC/." "$src/"
-  rm -rf "$src/.git"
-else
-  step source "could not get Debian's rocksdb $version source package" \
-    "$repo/tools/fetch_rocksdb_source.sh" "$version" "$src"
-  grep 'warning' "$work/logs/source.log" >&2 || true
-fi
+step source "could not copy $pristine to $src" cp -a "$pristine/." "$src/"
+rm -rf "$src/.git"
 
 # --- Link the plugin in and patch db_bench ---------------------------------
 [ -e "$src/plugin/monkey" ] &&
@@ -122,7 +133,7 @@ apply_series() {
   while read -r p; do
     case $p in '' | '#'*) continue ;; esac
     echo "applying $p"
-    patch -d "$src" -p1 --forward --batch --no-backup-if-mismatch \
+    patch -d "$src" -p1 -F0 --forward --batch --no-backup-if-mismatch \
       <"$patches/$p" || {
       echo "patch $patches/$p does not apply to RocksDB $version"
       return 1
