@@ -20,10 +20,10 @@
 #                          db_bench_patches/rocksdb-VERSION), or `none`
 #   FORK_WORKDIR=dir       sources, build tree and logs (default
 #                          build-fork/rocksdb-VERSION)
-#   FORK_SHARED=1          also build and install the shared librocksdb
 #   JOBS=n                 parallel compile jobs (default: all cores)
 #
-# The build is Release: -O2 -DNDEBUG (assertions off, unlike Debian's
+# The build is the static librocksdb (what engines link) and db_bench, in
+# Release: -O2 -DNDEBUG (assertions off, unlike Debian's
 # library), PORTABLE and with RTTI like Debian's (RocksDB's CMake drops RTTI
 # from Release builds by default, and code that links the library then misses
 # its typeinfo), with gflags, snappy, lz4 and zstd. ccache is used when
@@ -45,6 +45,10 @@ start=$(date +%s)
 say() { printf '%s: %s\n' "$me" "$*" >&2; }
 die() { say "$*"; exit 1; }
 elapsed() { echo "$(($(date +%s) - start))s"; }
+version_of() { # RocksDB tree -> its version, from include/rocksdb/version.h
+  awk '/^#define ROCKSDB_(MAJOR|MINOR|PATCH) / { v = v sep $3; sep = "." }
+       END { print v }' "$1/include/rocksdb/version.h"
+}
 
 # step NAME WHY-IF-IT-FAILS COMMAND...: runs COMMAND with its output in
 # logs/NAME.log; on failure says which step failed, why, and the log's tail.
@@ -77,9 +81,7 @@ step() {
 if [ -n "${ROCKSDB_SRC:-}" ]; then
   [ -f "$ROCKSDB_SRC/include/rocksdb/version.h" ] ||
     die "step 'source' FAILED: ROCKSDB_SRC=$ROCKSDB_SRC is not a RocksDB tree (no include/rocksdb/version.h)"
-  version=$(awk '/define ROCKSDB_MAJOR/{a=$3} /define ROCKSDB_MINOR/{b=$3}
-                 /define ROCKSDB_PATCH/{c=$3} END{print a "." b "." c}' \
-    "$ROCKSDB_SRC/include/rocksdb/version.h")
+  version=$(version_of "$ROCKSDB_SRC")
   [ $# -ge 1 ] && [ "$1" != "$version" ] &&
     die "step 'source' FAILED: ROCKSDB_SRC is RocksDB $version, not $1"
 else
@@ -113,9 +115,7 @@ if [ -z "$pristine" ]; then
     "$repo/tools/fetch_rocksdb_source.sh" "$suite" "$cache/$suite"
   grep 'warning' "$work/logs/fetch.log" >&2 || true
   pristine=$(tail -n 1 "$work/logs/fetch.log")
-  got=$(awk '/define ROCKSDB_MAJOR/{a=$3} /define ROCKSDB_MINOR/{b=$3}
-             /define ROCKSDB_PATCH/{c=$3} END{print a "." b "." c}' \
-    "$pristine/include/rocksdb/version.h")
+  got=$(version_of "$pristine")
   [ "$got" = "$version" ] ||
     die "step 'fetch' FAILED: Debian's $suite has RocksDB $got, not $version"
 fi
@@ -147,13 +147,11 @@ fi
 
 if [ $dry_run = 1 ]; then
   n=$(grep -c -v -E '^(#|$)' "$patches/series" 2>/dev/null || true)
-  say "dry run done in $(elapsed): $n patch(es) of $patches apply to RocksDB $version"
+  say "dry run done in $(elapsed): ${n:-no} patch(es) of $patches apply to RocksDB $version"
   exit 0
 fi
 
 # --- Configure, build, install ---------------------------------------------
-shared=OFF
-[ "${FORK_SHARED:-0}" = 1 ] && shared=ON
 build=$work/build
 step configure "RocksDB's CMake configuration failed (a missing -dev package?)" \
   cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release \
@@ -161,16 +159,13 @@ step configure "RocksDB's CMake configuration failed (a missing -dev package?)" 
   -DROCKSDB_PLUGINS=monkey -DPORTABLE=ON -DFAIL_ON_WARNINGS=OFF -DUSE_RTTI=ON \
   -DWITH_GFLAGS=ON -DWITH_SNAPPY=ON -DWITH_LZ4=ON -DWITH_ZSTD=ON \
   -DWITH_TESTS=OFF -DWITH_BENCHMARK_TOOLS=ON -DWITH_CORE_TOOLS=OFF \
-  -DWITH_TOOLS=OFF -DWITH_TRACE_TOOLS=OFF -DROCKSDB_BUILD_SHARED=$shared
+  -DWITH_TOOLS=OFF -DWITH_TRACE_TOOLS=OFF -DROCKSDB_BUILD_SHARED=OFF
 grep -q 'PLUGIN monkey' "$work/logs/configure.log" ||
   die "step 'configure' FAILED: RocksDB's CMake did not pick up plugin/monkey"
 command -v ccache >/dev/null && say "ccache: $(command -v ccache)"
 
-targets="rocksdb db_bench"
-[ $shared = ON ] && targets="$targets rocksdb-shared"
-# shellcheck disable=SC2086  # targets is a word list
 step build "compiling RocksDB with the plugin failed" \
-  cmake --build "$build" -j"$jobs" --target $targets
+  cmake --build "$build" -j"$jobs" --target rocksdb db_bench
 step install "could not install into $prefix" \
   cmake --install "$build" --prefix "$prefix"
 install -d "$prefix/bin"
