@@ -33,26 +33,28 @@ std::optional<FprModel> ModelForFile(const rocksdb::TableProperties& props,
   if (props.filter_size == 0 || props.num_filter_entries == 0) {
     return std::nullopt;
   }
+  // Ribbon's slots per key depend on how many keys its filter holds.
+  const FprModel ribbon =
+      FprModel::Ribbon(RibbonSlotsPerKey(props.num_filter_entries));
+  // Bloom for flushes and L0, Ribbon below (ribbonfilter's default
+  // bloom_before_level=0, and Monkey's filter=auto). A body that is not whole
+  // cache lines cannot be Bloom; otherwise go by level.
+  const bool whole_lines = (props.filter_size - kFilterMetadataBytes) % 64 == 0;
+  const FprModel bloom_at_l0 =
+      whole_lines && level == 0 ? FprModel::FastLocalBloom() : ribbon;
   const std::string& name = props.filter_policy_name;
   if (name == "monkey") {
-    // Monkey builds one kind everywhere (its Ribbon never falls back to
-    // Bloom by level); which one is in its options, not in the file.
+    // Which kind Monkey builds is in its options, not in the file.
     const auto* monkey = current == nullptr
                              ? nullptr
                              : current->CheckedCast<MonkeyFilterPolicy>();
-    if (monkey != nullptr && monkey->options().filter == "ribbon") {
-      return FprModel::Ribbon();
-    }
+    const std::string kind =
+        monkey == nullptr ? "bloom" : monkey->options().filter;
+    if (kind == "ribbon") return ribbon;
+    if (kind == "auto") return bloom_at_l0;
     return FprModel::FastLocalBloom();
   }
-  if (name.find("ibbon") != std::string::npos) {
-    // ribbonfilter builds Bloom for flushes (bloom_before_level=0). A body
-    // that is not whole cache lines cannot be Bloom; otherwise go by level.
-    const bool whole_lines =
-        (props.filter_size - kFilterMetadataBytes) % 64 == 0;
-    return whole_lines && level == 0 ? FprModel::FastLocalBloom()
-                                     : FprModel::Ribbon();
-  }
+  if (name.find("ibbon") != std::string::npos) return bloom_at_l0;
   return FprModel::FastLocalBloom();
 }
 
@@ -120,6 +122,8 @@ Status BuildFilterReport(DB* db, const FilterStatsCollector& collector,
       table == nullptr ? nullptr : table->filter_policy.get();
 
   const std::map<int, LevelFilterCounts> counts = collector.level_counts();
+  const auto files_at_start = collector.FilesAtStart();
+  std::string changed_levels;
   const int num_levels = static_cast<int>(meta.levels.size());
   for (int level = -1; level < num_levels; ++level) {
     const auto counted = counts.find(level);
@@ -144,7 +148,10 @@ Status BuildFilterReport(DB* db, const FilterStatsCollector& collector,
       l.entries = MapValue(aggregated, "num_entries");
       l.filter_bytes = MapValue(aggregated, "filter_size");
       l.filter_entries = MapValue(aggregated, "num_filter_entries");
+      r.index_bytes_total += MapValue(aggregated, "index_size");
+      std::set<uint64_t> numbers;
       for (const rocksdb::SstFileMetaData& f : files.files) {
+        numbers.insert(f.file_number);
         auto it = by_number.find(f.file_number);
         if (it == by_number.end()) continue;  // deleted since the snapshot
         const std::optional<FprModel> m =
@@ -153,6 +160,13 @@ Status BuildFilterReport(DB* db, const FilterStatsCollector& collector,
           model.Add(*m, it->second->filter_size,
                     it->second->num_filter_entries);
         }
+      }
+      if (files_at_start) {
+        auto start = files_at_start->find(level);
+        l.changed =
+            numbers != (start == files_at_start->end() ? std::set<uint64_t>()
+                                                       : start->second);
+        if (l.changed) changed_levels += " L" + std::to_string(level);
       }
     }
     if (l.files == 0 && counted == counts.end()) continue;
@@ -174,8 +188,10 @@ Status BuildFilterReport(DB* db, const FilterStatsCollector& collector,
         if (l.model_fpr) {
           const double p = *l.model_fpr;
           l.fpr_sigma = std::sqrt(p * (1 - p) / trials);
-          l.model_agrees =
-              std::fabs(*l.fpr - p) <= std::max(3 * *l.fpr_sigma, 0.05 * p);
+          if (!l.changed) {
+            l.model_agrees =
+                std::fabs(*l.fpr - p) <= std::max(3 * *l.fpr_sigma, 0.05 * p);
+          }
         }
       }
     }
@@ -195,6 +211,12 @@ Status BuildFilterReport(DB* db, const FilterStatsCollector& collector,
   }
   if (r.filter_entries_total > 0) {
     r.bits_per_key = 8.0 * r.filter_bytes_total / r.filter_entries_total;
+  }
+  if (!changed_levels.empty()) {
+    r.notes.push_back("files changed during the measurement on" +
+                      changed_levels +
+                      "; their FPR is not compared with the model (a table "
+                      "reader counts under the level it was opened at)");
   }
 
   r.lookups = collector.lookups();

@@ -47,14 +47,15 @@ std::string FilterReport::ToTable() const {
            "Useful", "FP", "FPR", "ModelFPR", "Agrees");
   out += line;
   for (const LevelFilterReport& l : levels) {
-    snprintf(line, sizeof(line),
-             "%-5s %6" PRIu64 " %11" PRIu64 " %11.1f %9.3f %-6s %11" PRIu64
-             " %11" PRIu64 " %9" PRIu64 " %10s %10s %6s\n",
-             LevelName(l.level).c_str(), l.files, l.entries,
-             l.filter_bytes / 1024.0, l.bits_per_key, l.filter.c_str(),
-             l.probes, l.useful, l.false_positives, Percent(l.fpr).c_str(),
-             Percent(l.model_fpr).c_str(),
-             !l.model_agrees ? "-" : (*l.model_agrees ? "yes" : "NO"));
+    snprintf(
+        line, sizeof(line),
+        "%-5s %6" PRIu64 " %11" PRIu64 " %11.1f %9.3f %-6s %11" PRIu64
+        " %11" PRIu64 " %9" PRIu64 " %10s %10s %6s\n",
+        LevelName(l.level).c_str(), l.files, l.entries, l.filter_bytes / 1024.0,
+        l.bits_per_key, l.filter.c_str(), l.probes, l.useful, l.false_positives,
+        Percent(l.fpr).c_str(), Percent(l.model_fpr).c_str(),
+        l.changed ? "chg"
+                  : (!l.model_agrees ? "-" : (*l.model_agrees ? "yes" : "NO")));
     out += line;
   }
   snprintf(line, sizeof(line),
@@ -119,6 +120,7 @@ std::string FilterReport::ToJsonLine() const {
         {"model_fpr", OrNull(l.model_fpr)},
         {"fpr_sigma", OrNull(l.fpr_sigma)},
         {"model_agrees", OrNull(l.model_agrees)},
+        {"changed", l.changed},
     });
   }
   j["levels"] = std::move(level_array);
@@ -133,6 +135,7 @@ std::string FilterReport::ToJsonLine() const {
   j["entries"] = entries;
   j["filter_bytes_total"] = filter_bytes_total;
   j["filter_entries_total"] = filter_entries_total;
+  j["index_bytes_total"] = index_bytes_total;
   j["bits_per_key"] = bits_per_key;
   j["filter_cache_bytes"] = filter_cache_bytes;
   j["filter_cache_source"] = filter_cache_source;

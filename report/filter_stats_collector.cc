@@ -37,8 +37,22 @@ FilterTickers FilterTickers::Minus(const FilterTickers& earlier) const {
 }
 
 void FilterStatsCollector::Start(
-    std::shared_ptr<rocksdb::Statistics> statistics) {
+    std::shared_ptr<rocksdb::Statistics> statistics, rocksdb::DB* db,
+    rocksdb::ColumnFamilyHandle* cf) {
+  std::optional<std::map<int, std::set<uint64_t>>> files;
+  if (db != nullptr) {
+    rocksdb::ColumnFamilyMetaData meta;
+    db->GetColumnFamilyMetaData(cf == nullptr ? db->DefaultColumnFamily() : cf,
+                                &meta);
+    files.emplace();
+    for (const rocksdb::LevelMetaData& level : meta.levels) {
+      for (const rocksdb::SstFileMetaData& f : level.files) {
+        (*files)[level.level].insert(f.file_number);
+      }
+    }
+  }
   std::lock_guard<std::mutex> lock(mu_);
+  files_at_start_ = std::move(files);
   counts_.clear();
   lookups_ = found_ = 0;
   lookups_known_ = false;
@@ -139,6 +153,12 @@ std::optional<FilterTickers> FilterStatsCollector::TickersSinceStart() const {
   std::lock_guard<std::mutex> lock(mu_);
   if (!statistics_) return std::nullopt;
   return FilterTickers::From(*statistics_).Minus(tickers_at_start_);
+}
+
+std::optional<std::map<int, std::set<uint64_t>>>
+FilterStatsCollector::FilesAtStart() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return files_at_start_;
 }
 
 double FilterStatsCollector::SecondsSinceStart() const {

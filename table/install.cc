@@ -7,6 +7,7 @@
 #include "rocksdb/convenience.h"
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/table.h"
+#include "table/shape_listener.h"
 
 namespace monkey {
 
@@ -43,7 +44,30 @@ ROCKSDB_NAMESPACE::Status Install(const std::string& filter_uri,
   }
   options->table_factory.reset(
       ROCKSDB_NAMESPACE::NewBlockBasedTableFactory(table));
+  if (auto listener = NewShapeListener(table.filter_policy)) {
+    options->listeners.push_back(std::move(listener));
+  }
   return Status::OK();
+}
+
+std::shared_ptr<ROCKSDB_NAMESPACE::EventListener> NewShapeListener(
+    const std::shared_ptr<const ROCKSDB_NAMESPACE::FilterPolicy>& policy) {
+  if (policy == nullptr) return nullptr;
+  const auto* monkey = policy->CheckedCast<MonkeyFilterPolicy>();
+  if (monkey == nullptr || monkey->options().shape != "live") return nullptr;
+  // Share ownership with the table options, so the listener never outlives
+  // the policy it feeds.
+  return std::make_shared<ShapeListener>(
+      std::shared_ptr<const MonkeyFilterPolicy>(policy, monkey));
+}
+
+void RefreshShape(ROCKSDB_NAMESPACE::DB* db) {
+  for (const auto& listener : db->GetDBOptions().listeners) {
+    if (listener == nullptr) continue;
+    if (auto* shape = listener->CheckedCast<ShapeListener>()) {
+      shape->Refresh(db);
+    }
+  }
 }
 
 }  // namespace monkey

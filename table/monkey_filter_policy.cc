@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cassert>
+#include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 
 #include "rocksdb/convenience.h"
@@ -46,35 +48,62 @@ Status ParseStrictDouble(const ConfigOptions&, const std::string& name,
   return Status::OK();
 }
 
+// RocksDB writes doubles with 6 decimals, so size_ratio=1.0000001 would come
+// back from the OPTIONS file as 1 -- an error, which RocksDB 7.8.3's loader
+// drops for table options. Write the shortest string that reads back exact.
+Status SerializeExactDouble(const ConfigOptions&, const std::string&,
+                            const void* addr, std::string* value) {
+  char buf[32];
+  const auto result =
+      std::to_chars(buf, buf + sizeof(buf), *static_cast<const double*>(addr));
+  value->assign(buf, result.ptr);
+  return Status::OK();
+}
+
+OptionTypeInfo ExactDouble(size_t offset) {
+  return OptionTypeInfo(static_cast<int>(offset), OptionType::kDouble,
+                        OptionVerificationType::kNormal, OptionTypeFlags::kNone,
+                        ParseStrictDouble, SerializeExactDouble, nullptr);
+}
+
 const std::unordered_map<std::string, OptionTypeInfo> kMonkeyOptionsInfo = {
-    {"bits_per_key",
-     {offsetof(MonkeyOptions, bits_per_key), OptionType::kDouble,
-      OptionVerificationType::kNormal, OptionTypeFlags::kNone,
-      ParseStrictDouble}},
-    {"size_ratio",
-     {offsetof(MonkeyOptions, size_ratio), OptionType::kDouble,
-      OptionVerificationType::kNormal, OptionTypeFlags::kNone,
-      ParseStrictDouble}},
+    {"bits_per_key", ExactDouble(offsetof(MonkeyOptions, bits_per_key))},
+    {"size_ratio", ExactDouble(offsetof(MonkeyOptions, size_ratio))},
     {"last_level_filter",
      {offsetof(MonkeyOptions, last_level_filter), OptionType::kBoolean,
       OptionVerificationType::kNormal, OptionTypeFlags::kNone}},
     {"filter",
      {offsetof(MonkeyOptions, filter), OptionType::kString,
       OptionVerificationType::kNormal, OptionTypeFlags::kNone}},
+    {"shape",
+     {offsetof(MonkeyOptions, shape), OptionType::kString,
+      OptionVerificationType::kNormal, OptionTypeFlags::kNone}},
 };
 
-FprModel ModelFor(const MonkeyOptions& options) {
-  return options.filter == "ribbon" ? FprModel::Ribbon()
-                                    : FprModel::FastLocalBloom();
+bool IsRibbon(const MonkeyOptions& options, int level) {
+  return options.filter == "ribbon" || (options.filter == "auto" && level != 0);
 }
 
-// The average budget, for files whose level is unknown. RocksDB's rounding:
-// below 0.5 bit no filter, 0.5..1 builds 1 bit.
-int AverageMillibits(const MonkeyOptions& options) {
+FprModel ModelFor(const MonkeyOptions& options, int level) {
+  return IsRibbon(options, level) ? FprModel::Ribbon()
+                                  : FprModel::FastLocalBloom();
+}
+
+std::vector<FprModel> ModelsFor(const MonkeyOptions& options, size_t levels) {
+  std::vector<FprModel> models;
+  for (size_t level = 0; level < levels; ++level) {
+    models.push_back(ModelFor(options, static_cast<int>(level)));
+  }
+  return models;
+}
+
+// The average budget, for files whose level is unknown or outside the plan.
+// RocksDB's rounding: below 0.5 bit no filter, 0.5..1 builds 1 bit.
+int AverageMillibits(const MonkeyOptions& options, int level) {
   const int millibits =
       static_cast<int>(options.bits_per_key * 1000.0 + 0.500001);
   if (millibits < 500) return 0;
-  const FprModel model = ModelFor(options);
+  const FprModel model = ModelFor(options, level);
   return std::clamp(millibits,
                     static_cast<int>(std::ceil(model.min_bits() * 1000)),
                     static_cast<int>(model.max_bits() * 1000));
@@ -82,10 +111,61 @@ int AverageMillibits(const MonkeyOptions& options) {
 
 }  // namespace
 
-struct MonkeyFilterPolicy::StaticPlan {
+// A plan and the shape it was made for; immutable once published.
+struct MonkeyFilterPolicy::LevelPlans {
+  bool live = false;
+  std::vector<LiveLevel> reported;  // live: the shape as the listener gave it
+  double bits_per_key = 0;          // the budget this plan spends
   std::vector<LevelShape> shape;
   Plan plan;
 };
+
+namespace {
+
+// The tree L0's keys are on their way to: L0 folded into the first
+// non-empty level below it (the base level under dynamic sizing; L1 in a tree
+// of L0 alone). Returns false, and leaves `shape` alone, where that level
+// carries no filter (last_level_filter=false), so L0 stays in the budget.
+bool SettleL0(std::vector<LevelShape>* shape) {
+  if (shape->empty() || !((*shape)[0].entries > 0)) return false;
+  size_t to = 1;
+  while (to < shape->size() && !((*shape)[to].entries > 0)) ++to;
+  if (to == shape->size()) shape->push_back({0, 1, true});
+  if (!(*shape)[0].filtered || !(*shape)[to].filtered) return false;
+  (*shape)[to].entries += (*shape)[0].entries;
+  (*shape)[to].runs = 1;
+  (*shape)[0] = {0, 0, true};
+  return true;
+}
+
+// The budget for new files that brings the realized average of the settled
+// levels (L1 and below) back to `budget`. Files keep the bits they were
+// built with while the plan moves on -- an overfull level, a tree that grows
+// a level, a trivial move -- so a growing tree drifts below budget. New
+// files get budget + kGain * (budget - realized), where realized counts the
+// filters that in-flight jobs will not replace: a proportional controller
+// that leaves 1/(1 + kGain) of the drift, stable while a job rebuilds less
+// than 2/(1 + kGain) of the tree (a compaction of all of it replaces every
+// filter, so it sees nothing to correct). Until a tenth of the filtered keys
+// have filters the listener has seen, the budget as it is.
+constexpr double kGain = 2;
+
+double SteeredBudget(double budget, const std::vector<LevelShape>& settled,
+                     const std::vector<LiveLevel>& levels) {
+  double filtered = 0, seen_bits = 0, seen_entries = 0;
+  for (size_t i = 1; i < settled.size() && i < levels.size(); ++i) {
+    if (!settled[i].filtered) continue;
+    filtered += settled[i].entries;
+    seen_bits += levels[i].filter_bits;
+    seen_entries += levels[i].filter_entries;
+  }
+  if (!(seen_entries > 0.1 * filtered)) return budget;
+  const double realized = seen_bits / seen_entries;
+  return std::clamp(budget + kGain * (budget - realized), 0.5 * budget,
+                    std::min(2 * budget, 100.0));
+}
+
+}  // namespace
 
 MonkeyFilterPolicy::MonkeyFilterPolicy(const MonkeyOptions& options)
     : options_(options), reader_(ROCKSDB_NAMESPACE::NewBloomFilterPolicy(10)) {
@@ -120,8 +200,19 @@ Status MonkeyFilterPolicy::ConfigureOptions(
     const ConfigOptions& config_options,
     const std::unordered_map<std::string, std::string>& opts_map,
     std::unordered_map<std::string, std::string>* unused) {
+  // All or nothing: a bad value leaves the policy as it was, and every
+  // error is InvalidArgument (RocksDB says NotFound for an unknown option).
+  const MonkeyOptions before = options_;
   Status s = FilterPolicy::ConfigureOptions(config_options, opts_map, unused);
-  return s.ok() ? Replan() : s;
+  if (s.ok()) s = Replan();
+  if (!s.ok()) {
+    options_ = before;
+    Replan().PermitUncheckedError();
+    if (!s.IsInvalidArgument()) {
+      s = Status::InvalidArgument("monkey: " + s.ToString());
+    }
+  }
+  return s;
 }
 
 Status MonkeyFilterPolicy::Replan() {
@@ -135,49 +226,134 @@ Status MonkeyFilterPolicy::Replan() {
         "monkey: size_ratio must be a finite number above 1",
         "got " + std::to_string(o.size_ratio));
   }
-  if (o.filter != "bloom" && o.filter != "ribbon") {
-    return Status::InvalidArgument("monkey: filter must be bloom or ribbon",
-                                   "got '" + o.filter + "'");
+  if (o.filter != "bloom" && o.filter != "ribbon" && o.filter != "auto") {
+    return Status::InvalidArgument(
+        "monkey: filter must be bloom, ribbon or auto",
+        "got '" + o.filter + "'");
+  }
+  if (o.shape != "live" && o.shape != "static") {
+    return Status::InvalidArgument("monkey: shape must be live or static",
+                                   "got '" + o.shape + "'");
   }
   {
     std::lock_guard<std::mutex> lock(mu_);
-    plans_.clear();
+    static_plans_.clear();
+    live_plans_.clear();
   }
   // Plan RocksDB's default tree and create its built-in policies up front, so
   // the common case never plans while a flush waits.
-  PlanForLevels(kDefaultNumLevels);
   for (int level = -1; level < kDefaultNumLevels; ++level) {
-    BuiltinFor(MillibitsForLevel(level, kDefaultNumLevels));
+    BuiltinFor(level, MillibitsForLevel(level, kDefaultNumLevels));
   }
   return Status::OK();
 }
 
-const MonkeyFilterPolicy::StaticPlan& MonkeyFilterPolicy::PlanForLevels(
-    int num_levels) const {
-  std::lock_guard<std::mutex> lock(mu_);
-  std::unique_ptr<StaticPlan>& entry = plans_[num_levels];
-  if (!entry) {
-    entry = std::make_unique<StaticPlan>();
-    const std::string error =
-        StaticShape(options_.size_ratio, num_levels, options_.last_level_filter,
-                    &entry->shape);
-    assert(error.empty());
-    (void)error;
-    entry->plan =
-        PlanBitsPerKey(entry->shape, options_.bits_per_key, ModelFor(options_));
+std::shared_ptr<const MonkeyFilterPolicy::LevelPlans>
+MonkeyFilterPolicy::StaticPlan(int num_levels) const {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = static_plans_.find(num_levels);
+    if (it != static_plans_.end()) return it->second;
   }
-  return *entry;
+  auto plans = std::make_shared<LevelPlans>();
+  plans->bits_per_key = options_.bits_per_key;
+  const std::string error =
+      StaticShape(options_.size_ratio, num_levels, options_.last_level_filter,
+                  &plans->shape);
+  assert(error.empty());
+  (void)error;
+  plans->plan = PlanBitsPerKey(plans->shape, options_.bits_per_key,
+                               ModelsFor(options_, plans->shape.size()));
+  std::lock_guard<std::mutex> lock(mu_);
+  return static_plans_.emplace(num_levels, std::move(plans)).first->second;
 }
 
-int MonkeyFilterPolicy::MillibitsForLevel(int level, int num_levels) const {
-  if (num_levels < 1) num_levels = kDefaultNumLevels;
-  if (level < 0 || level >= num_levels) return AverageMillibits(options_);
-  return PlanForLevels(num_levels).plan.levels[level].millibits_per_key;
+std::shared_ptr<const MonkeyFilterPolicy::LevelPlans>
+MonkeyFilterPolicy::LivePlan(const std::string& column_family) const {
+  if (options_.shape != "live") return nullptr;
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = live_plans_.find(column_family);
+  return it == live_plans_.end() ? nullptr : it->second;
 }
 
-const FilterPolicy* MonkeyFilterPolicy::BuiltinFor(int millibits) const {
+void MonkeyFilterPolicy::UpdateLiveShape(const std::string& column_family,
+                                         const std::vector<LiveLevel>& levels,
+                                         double l0_moved_share) const {
+  if (options_.shape != "live") return;
+  std::vector<LevelShape> shape;
+  for (const LiveLevel& level : levels) {
+    shape.push_back({level.entries, level.runs, true});
+  }
+  auto plans = std::make_shared<LevelPlans>();
+  plans->live = true;
+  plans->reported = levels;
+  plans->shape = LiveShape(std::move(shape), options_.last_level_filter);
+  // L0 is transient: budget the tree its keys are going to make, and give
+  // its runs what that plan's price buys. Budgeting L0 as a level of its own
+  // would let its generous filters take a share from the long-lived levels
+  // and then vanish with it: a growing tree would settle under budget.
+  std::vector<LevelShape> settled = plans->shape;
+  const bool settled_l0 = SettleL0(&settled);
+  double filtered = 0;
+  for (const LevelShape& level : settled) {
+    if (level.filtered) filtered += level.entries;
+  }
+  plans->bits_per_key = SteeredBudget(options_.bits_per_key, settled, levels);
+  const bool usable =
+      filtered > 0 && ValidatePlanInputs(settled, plans->bits_per_key).empty();
+  if (usable) {
+    const std::vector<FprModel> models = ModelsFor(options_, settled.size());
+    plans->plan = PlanBitsPerKey(settled, plans->bits_per_key, models);
+    plans->plan.levels.resize(plans->shape.size());
+    if (settled_l0) {
+      const int priced = PlanRun(plans->shape[0].entries, plans->shape[0].runs,
+                                 plans->plan.lambda, models[0]);
+      // Under sequential keys L0 files are moved, not merged, down to the
+      // last level and keep their filters there: plan them as that level in
+      // the measure that recent L0 files went that way.
+      const int last = plans->plan.levels[settled.size() - 1].millibits_per_key;
+      const double moved = std::clamp(l0_moved_share, 0.0, 1.0);
+      plans->plan.levels[0].millibits_per_key =
+          static_cast<int>(moved * last + (1 - moved) * priced + 0.5);
+    }
+    EvaluatePlan(plans->shape, ModelsFor(options_, plans->shape.size()),
+                 &plans->plan);
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  if (usable) {
+    live_plans_[column_family] = std::move(plans);
+  } else {
+    live_plans_.erase(column_family);
+  }
+}
+
+std::vector<LiveLevel> MonkeyFilterPolicy::LiveShapeOf(
+    const std::string& column_family) const {
+  std::shared_ptr<const LevelPlans> plans = LivePlan(column_family);
+  return plans == nullptr ? std::vector<LiveLevel>() : plans->reported;
+}
+
+int MonkeyFilterPolicy::MillibitsForLevel(
+    int level, int num_levels, const std::string& column_family) const {
+  if (level < 0) return AverageMillibits(options_, level);
+  std::shared_ptr<const LevelPlans> plans = LivePlan(column_family);
+  if (plans == nullptr) {
+    if (num_levels < 1) num_levels = kDefaultNumLevels;
+    if (level >= num_levels) return AverageMillibits(options_, level);
+    plans = StaticPlan(num_levels);
+  }
+  // A level the live shape has no keys in yet was not planned for.
+  if (static_cast<size_t>(level) >= plans->shape.size() ||
+      !(plans->shape[level].entries > 0)) {
+    return AverageMillibits(options_, level);
+  }
+  return plans->plan.levels[level].millibits_per_key;
+}
+
+const FilterPolicy* MonkeyFilterPolicy::BuiltinFor(int level,
+                                                   int millibits) const {
   if (millibits == 0) return nullptr;
-  const bool ribbon = options_.filter == "ribbon";
+  const bool ribbon = IsRibbon(options_, level);
   // Ribbon plans are in real bits; RocksDB's Ribbon setting is the Bloom
   // bits per key of equal target FPR, so map real bits -> FPR -> setting.
   const int setting =
@@ -185,7 +361,7 @@ const FilterPolicy* MonkeyFilterPolicy::BuiltinFor(int millibits) const {
                    FprModel::Ribbon().FalsePositiveRate(millibits / 1000.0))
              : millibits;
   std::lock_guard<std::mutex> lock(mu_);
-  auto& policy = builtins_[ribbon ? -setting : setting];
+  auto& policy = builtins_[{ribbon, setting}];
   if (!policy) {
     policy.reset(
         ribbon ? ROCKSDB_NAMESPACE::NewRibbonFilterPolicy(
@@ -199,18 +375,19 @@ ROCKSDB_NAMESPACE::FilterBitsBuilder* MonkeyFilterPolicy::GetBuilderWithContext(
     const FilterBuildingContext& context) const {
   int level = context.level_at_creation;
   if (context.reason == TableFileCreationReason::kFlush) level = 0;
-  // The static plan models leveled trees; others get the average budget.
+  // The plans model leveled trees; other styles get the average budget.
   if (context.compaction_style != ROCKSDB_NAMESPACE::kCompactionStyleLevel) {
     level = -1;
   }
-  const int millibits = MillibitsForLevel(level, context.num_levels);
+  const int millibits =
+      MillibitsForLevel(level, context.num_levels, context.column_family_name);
   ROCKSDB_NAMESPACE::Log(ROCKSDB_NAMESPACE::InfoLogLevel::DEBUG_LEVEL,
                          context.info_log,
                          "[%s] monkey: SST at level %d of %d gets %.3f "
                          "bits/key",
                          context.column_family_name.c_str(), level,
                          context.num_levels, millibits / 1000.0);
-  const FilterPolicy* builtin = BuiltinFor(millibits);
+  const FilterPolicy* builtin = BuiltinFor(level, millibits);
   return builtin == nullptr ? nullptr : builtin->GetBuilderWithContext(context);
 }
 
@@ -219,14 +396,29 @@ ROCKSDB_NAMESPACE::FilterBitsReader* MonkeyFilterPolicy::GetFilterBitsReader(
   return reader_->GetFilterBitsReader(contents);
 }
 
-std::string MonkeyFilterPolicy::PlanToString(int num_levels) const {
+std::string MonkeyFilterPolicy::PlanToString(
+    int num_levels, const std::string& column_family) const {
   if (num_levels < 1) num_levels = kDefaultNumLevels;
-  const StaticPlan& entry = PlanForLevels(num_levels);
-  return "monkey plan: " + std::to_string(options_.bits_per_key) +
-         " bits/key (" + options_.filter + "), size_ratio " +
-         std::to_string(options_.size_ratio) + ", " +
-         std::to_string(num_levels) + " levels\n" +
-         FormatPlanTable(entry.shape, entry.plan);
+  std::shared_ptr<const LevelPlans> plans = LivePlan(column_family);
+  if (plans == nullptr) plans = StaticPlan(num_levels);
+  char budget[64];
+  snprintf(budget, sizeof(budget), "%g bits/key", options_.bits_per_key);
+  std::string header = "monkey plan (" +
+                       std::string(plans->live ? "live" : "static") +
+                       " shape): " + budget;
+  if (plans->bits_per_key != options_.bits_per_key) {
+    snprintf(budget, sizeof(budget), " (new files %.3f, to hold it)",
+             plans->bits_per_key);
+    header += budget;
+  }
+  header += ", filter " + options_.filter + ", " +
+            std::to_string(plans->shape.size()) + " levels";
+  if (!plans->live) {
+    snprintf(budget, sizeof(budget), ", size_ratio %g", options_.size_ratio);
+    header += budget;
+  }
+  header += "\n";
+  return header + FormatPlanTable(plans->shape, plans->plan);
 }
 
 }  // namespace monkey
@@ -239,7 +431,7 @@ extern "C" int RegisterMonkeyFilterPolicy(
   library.AddFactory<const FilterPolicy>(
       ROCKSDB_NAMESPACE::ObjectLibrary::PatternEntry(
           monkey::MonkeyFilterPolicy::kClassName(), true)
-          .AddSeparator(":"),
+          .AddSeparator(":", /*at_least_one=*/false),
       [](const std::string& uri, std::unique_ptr<const FilterPolicy>* guard,
          std::string* errmsg) -> const FilterPolicy* {
         auto policy = std::make_unique<monkey::MonkeyFilterPolicy>();

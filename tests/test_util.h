@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <string>
 
+#include "monkey/install.h"
 #include "rocksdb/convenience.h"
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/statistics.h"
@@ -65,9 +66,11 @@ inline FilterCounts CountsFrom(rocksdb::Statistics& stats) {
   return c;
 }
 
-// FilterPolicy::CreateFromString that fails loudly on unknown ids.
+// FilterPolicy::CreateFromString, with "monkey" registered, that fails
+// loudly on unknown ids.
 inline std::shared_ptr<const rocksdb::FilterPolicy> PolicyOrDie(
     const std::string& uri) {
+  RegisterOnce();
   rocksdb::ConfigOptions config;
   config.ignore_unsupported_options = false;
   std::shared_ptr<const rocksdb::FilterPolicy> policy;

@@ -1,15 +1,18 @@
 #!/bin/sh
-# The main job. Until the db_bench comparison runner lands, it builds the
-# library and prints Monkey's plan next to uniform bits per key for the
-# budgets and tree depths that matter (10 and 7 bits/key, T=10, 4-7 levels).
+# The main job: builds the library and the patched db_bench, then runs the
+# same workload against several filter configurations (none, bloomfilter:10,
+# bloomfilter:10 with optimize_filters_for_hits, ribbonfilter:10, monkey:10,
+# monkey:7) and prints them side by side; results go to results/<timestamp>/.
+#
+#   tools/compare.sh [--preset=default|tdstore|scale] [--config=SPEC ...]
+#                    [--num=N] [--reads=N] [--threads=N] [--keep_db]
+#   tools/compare.sh --help
+#
+# SPEC is 'LABEL=FILTER_URI [db_bench flags]' or 'FILTER_URI', for example
+#   --config='hits=bloomfilter:10 --optimize_filters_for_hits=true'
+#   --config='id=monkey;bits_per_key=8;last_level_filter=false'
 set -eu
 cd "$(dirname "$0")/.."
 tools/install_deps.sh
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build build -j"$(nproc)" --target monkey_plan
-for bits in 10 7; do
-  for levels in 4 5 6 7; do
-    build/monkey_plan --bits_per_key=$bits --num_levels=$levels
-    echo
-  done
-done
+db_bench=$(tools/build_db_bench.sh build | tail -n 1)
+exec /usr/bin/python3 tools/compare.py --db_bench="$db_bench" "$@"

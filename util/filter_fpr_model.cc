@@ -129,6 +129,34 @@ int RibbonSettingMillibitsForFpr(double fpr) {
   return hi;
 }
 
+double RibbonSlotsPerKey(double entries) {
+  // Keys that fit in 2^i slots, from RocksDB's ribbon_config.cc
+  // (BandingConfigHelperData<kOneIn20, 128U, false>), for i = 8..17.
+  static constexpr double kKeysByPow2[] = {248.851, 499.532, 1001.26, 2003.97,
+                                           4005.59, 8000.39, 15966.6, 31828.1,
+                                           63447.3, 126506};
+  constexpr int kFirst = 8, kLast = 17;
+  constexpr double kFactorPerPow2 = 0.0038;
+  if (!(entries > kKeysByPow2[0]))
+    return std::ldexp(1.0, kFirst) / kKeysByPow2[0];
+  if (entries <= kKeysByPow2[kLast - kFirst]) {
+    int i = 0;
+    while (entries > kKeysByPow2[i + 1]) ++i;
+    // Interpolate log2(slots) in log2(keys) between the known points.
+    const double x0 = std::log2(kKeysByPow2[i]);
+    const double x1 = std::log2(kKeysByPow2[i + 1]);
+    const double t = (std::log2(entries) - x0) / (x1 - x0);
+    return std::exp2(kFirst + i + t) / entries;
+  }
+  const double base = std::ldexp(1.0, kLast) / kKeysByPow2[kLast - kFirst] -
+                      kLast * kFactorPerPow2;
+  double factor = base + kLast * kFactorPerPow2;
+  for (int iter = 0; iter < 8; ++iter) {
+    factor = base + std::log2(entries * factor) * kFactorPerPow2;
+  }
+  return factor;
+}
+
 FprModel FprModel::IdealBloom() {
   return FprModel(FilterKind::kIdealBloom, 1.0, 100.0, 0.0);
 }

@@ -14,10 +14,13 @@ enum class FilterKind {
   kRibbon,          // RocksDB's Standard128Ribbon
 };
 
-// Ribbon slots per added key (RocksDB's BandingConfigHelper with 128-bit
-// coefficients): it grows by 0.0038 per doubling of the filter. 1.045 is what
-// RocksDB 7.8.3 builds for 35k..1M keys per filter; measured here,
-// ribbonfilter:10 gives 7.00 real bits/key at 35k keys and 7.10 at 1M.
+// Ribbon slots per added key for a filter of `entries` keys: RocksDB's
+// BandingConfigHelper (128-bit coefficients, 1-in-20 construction failure),
+// which grows by 0.0038 per doubling of the filter: 1.030 at 32k keys, 1.044
+// at 500k, 1.048 at 1M.
+double RibbonSlotsPerKey(double entries);
+
+// What the policy plans Ribbon with when it does not know file sizes.
 inline constexpr double kRibbonSlotsPerKey = 1.045;
 
 class FprModel {

@@ -16,6 +16,10 @@ namespace {
 // that cannot be built by anyone, so it is an input error, not a plan.
 constexpr double kMaxBudgetBitsPerKey = 100.0;
 constexpr size_t kMaxLevels = 64;
+// Far beyond any real tree, and small enough that a budget in
+// millibit-entries (up to 1e5 * 64 * 1e18) stays finite.
+constexpr double kMaxEntries = 1e18;
+constexpr double kMaxRuns = 1e6;
 constexpr int kGridMillibits = 10;
 
 // Lower convex hull of (millibits, FPR) over [min_bits, max_bits]. slope[v]
@@ -70,48 +74,66 @@ std::shared_ptr<const Hull> HullFor(const FprModel& model) {
   return hull;
 }
 
+// The hull vertex a level of n entries in w runs takes at price lambda: the
+// first whose next step gains less than lambda per millibit-entry,
+// w |slope| < lambda n. In logs, so that run sizes 1e300 apart still work.
+size_t VertexAt(const Hull& hull, double entries, double runs,
+                double log_lambda) {
+  const double threshold =
+      -std::exp(log_lambda + std::log(entries) - std::log(runs));
+  return std::lower_bound(hull.slope.begin(), hull.slope.end(), threshold) -
+         hull.slope.begin();
+}
+
 // Water-filling over the levels in `on`, each between min_bits and
 // max_bits, with `budget` millibit-entries. At multiplier lambda a level with
 // n entries in w runs sits at the first hull vertex whose next step gains
-// less than lambda per millibit-entry: w |slope| < lambda n. Bisection finds
-// the lambda where the spend crosses the budget; the levels that move there
-// are the margin, and take what is left, 1 millibit at a time.
-std::vector<int> WaterFill(const Hull& hull,
+// less than lambda per millibit-entry: w |slope| < lambda n. Bisection on
+// log(lambda) finds where the spend crosses the budget; the levels that move
+// there are the margin, and take what is left, 1 millibit at a time.
+std::vector<int> WaterFill(const std::vector<const Hull*>& hulls,
                            const std::vector<LevelShape>& shape,
-                           const std::vector<size_t>& on, double budget) {
-  auto vertex_at = [&](size_t i, double lambda) -> size_t {
-    const double threshold = -lambda * shape[i].entries / shape[i].runs;
-    return std::lower_bound(hull.slope.begin(), hull.slope.end(), threshold) -
-           hull.slope.begin();
+                           const std::vector<size_t>& on, double budget,
+                           double* lambda) {
+  auto vertex_at = [&](size_t i, double log_lambda) {
+    return VertexAt(*hulls[i], shape[i].entries, shape[i].runs, log_lambda);
   };
-  auto spend = [&](double lambda) {
+  auto spend = [&](double log_lambda) {
     double total = 0;
     for (size_t i : on) {
-      total += shape[i].entries * hull.millibits[vertex_at(i, lambda)];
+      total += shape[i].entries * hulls[i]->millibits[vertex_at(i, log_lambda)];
     }
     return total;
   };
   // Slack for rounding in sums of n_i * millibits.
   const double slack = 1e-9 * std::max(1.0, budget);
-  double hi = 0;  // every level at min_bits from here up
+  // Bracket log(lambda): at hi every level sits at min_bits, at lo every
+  // level at its best filter.
+  double hi = -std::numeric_limits<double>::infinity();
+  double lo = std::numeric_limits<double>::infinity();
   for (size_t i : on) {
-    hi = std::max(hi, shape[i].runs * -hull.slope.front() / shape[i].entries);
+    const std::vector<double>& slope = hulls[i]->slope;
+    if (slope.empty()) continue;
+    const double scale = std::log(shape[i].runs) - std::log(shape[i].entries);
+    hi = std::max(hi, std::log(-slope.front()) + scale + 1);
+    lo = std::min(lo, std::log(-slope.back()) + scale - 1);
   }
-  hi = hi * 2 + std::numeric_limits<double>::min();
-  double lo = hi * 1e-300;  // every level at its best hull vertex
   std::vector<int> millibits(shape.size(), 0);
-  if (hull.slope.empty() || spend(lo) <= budget + slack) lo = hi = 0;
-  for (int iter = 0; iter < 200 && lo > 0; ++iter) {
-    const double mid = std::sqrt(lo * hi);
+  if (!(lo < hi) || spend(lo) <= budget + slack) {
+    lo = hi = -std::numeric_limits<double>::infinity();  // lambda = 0
+  }
+  for (int iter = 0; iter < 200 && lo < hi; ++iter) {
+    const double mid = lo + (hi - lo) / 2;
     if (mid <= lo || mid >= hi) break;
     (spend(mid) <= budget + slack ? hi : lo) = mid;
   }
   double remaining = budget;
   for (size_t i : on) {
-    millibits[i] = hull.millibits[vertex_at(i, hi)];
+    millibits[i] = hulls[i]->millibits[vertex_at(i, hi)];
     remaining -= shape[i].entries * millibits[i];
   }
   for (size_t i : on) {
+    const Hull& hull = *hulls[i];
     const size_t target = vertex_at(i, lo);
     const double n = shape[i].entries;
     for (size_t v = vertex_at(i, hi); v < target; ++v) {
@@ -123,26 +145,27 @@ std::vector<int> WaterFill(const Hull& hull,
       if (extra < step) break;
     }
   }
+  *lambda = std::exp(hi);
   return millibits;
 }
 
-void Finish(const std::vector<LevelShape>& shape, const FprModel& model,
-            Plan* plan) {
+}  // namespace
+
+void EvaluatePlan(const std::vector<LevelShape>& shape,
+                  const std::vector<FprModel>& models, Plan* plan) {
   plan->sum_fpr = 0;
   plan->total_bits = 0;
   plan->filtered_entries = 0;
   for (size_t i = 0; i < shape.size(); ++i) {
     LevelPlan& level = plan->levels[i];
     level.bits_per_key = level.millibits_per_key / 1000.0;
-    level.fpr = model.FalsePositiveRate(level.bits_per_key);
+    level.fpr = models[i].FalsePositiveRate(level.bits_per_key);
     if (!shape[i].filtered) continue;
     plan->sum_fpr += shape[i].runs * level.fpr;
     plan->total_bits += shape[i].entries * level.bits_per_key;
     plan->filtered_entries += shape[i].entries;
   }
 }
-
-}  // namespace
 
 std::string ValidatePlanInputs(const std::vector<LevelShape>& shape,
                                double bits_per_key) {
@@ -156,10 +179,10 @@ std::string ValidatePlanInputs(const std::vector<LevelShape>& shape,
   }
   for (size_t i = 0; i < shape.size(); ++i) {
     const LevelShape& level = shape[i];
-    if (!(level.entries >= 0 && std::isfinite(level.entries)) ||
-        !(level.runs >= 0 && std::isfinite(level.runs))) {
-      return "level " + std::to_string(i) +
-             " needs finite, non-negative entries and runs, got entries=" +
+    if (!(level.entries >= 0 && level.entries <= kMaxEntries) ||
+        !(level.runs >= 0 && level.runs <= kMaxRuns)) {
+      return "level " + std::to_string(i) + " needs entries in [0, 1e18] " +
+             "and runs in [0, 1e6], got entries=" +
              std::to_string(level.entries) +
              " runs=" + std::to_string(level.runs);
     }
@@ -169,8 +192,18 @@ std::string ValidatePlanInputs(const std::vector<LevelShape>& shape,
 
 Plan PlanBitsPerKey(const std::vector<LevelShape>& shape, double bits_per_key,
                     const FprModel& model) {
-  const std::shared_ptr<const Hull> hull_ptr = HullFor(model);
-  const Hull& hull = *hull_ptr;
+  return PlanBitsPerKey(shape, bits_per_key,
+                        std::vector<FprModel>(shape.size(), model));
+}
+
+Plan PlanBitsPerKey(const std::vector<LevelShape>& shape, double bits_per_key,
+                    const std::vector<FprModel>& models) {
+  std::vector<std::shared_ptr<const Hull>> owned;
+  std::vector<const Hull*> hulls;
+  for (const FprModel& model : models) {
+    owned.push_back(HullFor(model));
+    hulls.push_back(owned.back().get());
+  }
   double entries = 0;
   for (const LevelShape& level : shape) {
     if (level.filtered) entries += level.entries;
@@ -184,15 +217,15 @@ Plan PlanBitsPerKey(const std::vector<LevelShape>& shape, double bits_per_key,
   for (size_t i = 0; i < shape.size(); ++i) {
     if (!shape[i].filtered || shape[i].runs <= 0) continue;
     if (shape[i].entries <= 0) {
-      fixed[i] = hull.millibits.back();
+      fixed[i] = hulls[i]->millibits.back();
     } else {
       candidates.push_back(i);
     }
   }
-  // Swapping two runs' bits shows that smaller runs never get fewer bits, so
-  // the levels with a filter are the first k in order of run size. Each k is
-  // a convex problem; the best of them is the optimum, zero-bit levels and
-  // all.
+  // Swapping two runs' bits shows that smaller runs never get fewer bits
+  // (with one filter model for all), so the levels with a filter are the
+  // first k in order of run size. Each k is a convex problem; the best of
+  // them is the optimum, zero-bit levels and all.
   std::stable_sort(candidates.begin(), candidates.end(),
                    [&](size_t a, size_t b) {
                      return shape[a].entries / shape[a].runs <
@@ -202,16 +235,21 @@ Plan PlanBitsPerKey(const std::vector<LevelShape>& shape, double bits_per_key,
   double best_sum = std::numeric_limits<double>::infinity();
   double min_cost = 0;
   for (size_t k = 0; k <= candidates.size(); ++k) {
-    if (k > 0) min_cost += shape[candidates[k - 1]].entries * hull.millibits[0];
+    if (k > 0) {
+      const size_t i = candidates[k - 1];
+      min_cost += shape[i].entries * hulls[i]->millibits[0];
+    }
     if (min_cost > budget * (1 + 1e-12)) break;
     const std::vector<size_t> on(candidates.begin(), candidates.begin() + k);
-    std::vector<int> millibits = WaterFill(hull, shape, on, budget);
+    double lambda = 0;
+    std::vector<int> millibits = WaterFill(hulls, shape, on, budget, &lambda);
     Plan plan;
+    plan.lambda = lambda;
     plan.levels.resize(shape.size());
     for (size_t i = 0; i < shape.size(); ++i) {
       plan.levels[i].millibits_per_key = std::max(millibits[i], fixed[i]);
     }
-    Finish(shape, model, &plan);
+    EvaluatePlan(shape, models, &plan);
     if (plan.sum_fpr < best_sum) {
       best_sum = plan.sum_fpr;
       best = std::move(plan);
@@ -236,7 +274,7 @@ Plan PlanUniform(const std::vector<LevelShape>& shape, double bits_per_key,
   for (size_t i = 0; i < shape.size(); ++i) {
     plan.levels[i].millibits_per_key = shape[i].filtered ? millibits : 0;
   }
-  Finish(shape, model, &plan);
+  EvaluatePlan(shape, std::vector<FprModel>(shape.size(), model), &plan);
   return plan;
 }
 
@@ -262,6 +300,26 @@ std::string StaticShape(double size_ratio, int num_levels,
       num_levels == 1 ? 1.0 : std::exp(log_ratio * (0 - last));
   if (!last_level_filter) (*shape)[last].filtered = false;
   return "";
+}
+
+int PlanRun(double entries, double runs, double lambda, const FprModel& model) {
+  if (!(runs > 0)) return 0;
+  const std::shared_ptr<const Hull> hull = HullFor(model);
+  if (!(entries > 0)) return hull->millibits.back();
+  const size_t v = VertexAt(*hull, entries, runs, std::log(lambda));
+  // No filter at all is the other choice: worth it if the cheapest filter
+  // saves less than it costs at this price.
+  const double with =
+      runs * hull->fpr[v] + lambda * entries * hull->millibits[v];
+  return with < runs ? hull->millibits[v] : 0;
+}
+
+std::vector<LevelShape> LiveShape(std::vector<LevelShape> levels,
+                                  bool last_level_filter) {
+  while (!levels.empty() && !(levels.back().entries > 0)) levels.pop_back();
+  for (LevelShape& level : levels) level.filtered = true;
+  if (!levels.empty() && !last_level_filter) levels.back().filtered = false;
+  return levels;
 }
 
 }  // namespace monkey

@@ -50,20 +50,34 @@ struct Plan {
   double sum_fpr = 0;     // sum_i w_i p_i over levels that may be filtered
   double total_bits = 0;  // sum_i n_i b_i
   double filtered_entries = 0;
+  // The price of a bit at the optimum: expected false positives saved per
+  // extra millibit-entry at the margin (the Lagrange multiplier). 0 when
+  // every level already has the best filter there is.
+  double lambda = 0;
   double bits_per_key() const {
     return filtered_entries > 0 ? total_bits / filtered_entries : 0;
   }
 };
 
 // Returns "" if the planner accepts these inputs, else what is wrong with
-// them (NaN, negative or non-finite sizes, runs or budget; no entries at all
-// in filtered levels; a budget above what RocksDB can build).
+// them: NaN or negative sizes, runs or budget; more than 1e18 entries or 1e6
+// runs in a level; a budget above what RocksDB can build (100 bits/key).
 std::string ValidatePlanInputs(const std::vector<LevelShape>& shape,
                                double bits_per_key);
 
 // The optimal plan. Inputs must pass ValidatePlanInputs.
 Plan PlanBitsPerKey(const std::vector<LevelShape>& shape, double bits_per_key,
                     const FprModel& model);
+
+// The same, with each level's own filter (e.g. Bloom for L0, Ribbon below);
+// models.size() == shape.size(). Budget and plan are in real bits per key.
+Plan PlanBitsPerKey(const std::vector<LevelShape>& shape, double bits_per_key,
+                    const std::vector<FprModel>& models);
+
+// Fills in each level's bits_per_key and predicted FPR, and the plan's
+// totals, from its millibits_per_key, for `shape`.
+void EvaluatePlan(const std::vector<LevelShape>& shape,
+                  const std::vector<FprModel>& models, Plan* plan);
 
 // The same budget given to every filtered level, for comparison.
 Plan PlanUniform(const std::vector<LevelShape>& shape, double bits_per_key,
@@ -75,5 +89,16 @@ Plan PlanUniform(const std::vector<LevelShape>& shape, double bits_per_key,
 // level is not filtered. Returns "" or what is wrong with the arguments.
 std::string StaticShape(double size_ratio, int num_levels,
                         bool last_level_filter, std::vector<LevelShape>* shape);
+
+// Millibits per key for `runs` runs holding `entries` keys in all that are
+// not in the plan, at the plan's price: what the optimum would give them had
+// they been in it. 0 when no filter is worth its memory at that price.
+int PlanRun(double entries, double runs, double lambda, const FprModel& model);
+
+// The shape of a live tree from its levels' entries and runs (L0: one run
+// per file). The deepest non-empty level is the last level: with
+// last_level_filter false it is not filtered. Levels below it are dropped.
+std::vector<LevelShape> LiveShape(std::vector<LevelShape> levels,
+                                  bool last_level_filter);
 
 }  // namespace monkey

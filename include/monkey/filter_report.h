@@ -11,7 +11,7 @@
 //
 // Use:
 //   monkey::FilterStatsCollector collector;
-//   collector.Start(options.statistics);           // before the readers run
+//   collector.Start(options.statistics, db);       // before the readers run
 //   // on every reader thread, around its reads:
 //   {
 //     monkey::FilterStatsCollector::ThreadScope scope(&collector);
@@ -35,6 +35,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -78,9 +79,14 @@ class FilterStatsCollector {
   FilterStatsCollector& operator=(const FilterStatsCollector&) = delete;
 
   // Begins a measurement: forgets merged counts and, if `statistics` is set,
-  // remembers its tickers so that the report shows their change. Call it
+  // remembers its tickers so that the report shows their change. If `db` is
+  // set, it also remembers which files each level of `cf` (default: the
+  // default column family) holds, so that the report can tell the levels
+  // that flushes or compactions changed during the measurement. Call it
   // while no ThreadScope of this collector is open.
-  void Start(std::shared_ptr<rocksdb::Statistics> statistics = nullptr);
+  void Start(std::shared_ptr<rocksdb::Statistics> statistics = nullptr,
+             rocksdb::DB* db = nullptr,
+             rocksdb::ColumnFamilyHandle* cf = nullptr);
 
   // Counts one reader thread while it lives. The constructor raises the
   // thread's PerfLevel to kEnableCount if it is lower, and clears its
@@ -121,6 +127,8 @@ class FilterStatsCollector {
   std::optional<FilterTickers> TickersSinceStart() const;
   // Seconds since Start() (or since construction).
   double SecondsSinceStart() const;
+  // File numbers per level when Start() was given a DB, else nothing.
+  std::optional<std::map<int, std::set<uint64_t>>> FilesAtStart() const;
 
  private:
   void Merge(const std::map<int, LevelFilterCounts>& counts, bool lookups_known,
@@ -134,6 +142,7 @@ class FilterStatsCollector {
   int threads_ = 0;
   std::shared_ptr<rocksdb::Statistics> statistics_;
   FilterTickers tickers_at_start_;
+  std::optional<std::map<int, std::set<uint64_t>>> files_at_start_;
   std::chrono::steady_clock::time_point started_ =
       std::chrono::steady_clock::now();
 };
@@ -161,9 +170,14 @@ struct LevelFilterReport {
   std::optional<double> model_fpr;
   // Binomial standard deviation of a measured FPR at model_fpr over
   // useful + FP trials, and whether the measurement agrees with the model:
-  // within max(3 sigma, 5% of model_fpr).
+  // within max(3 sigma, 5% of model_fpr). Not judged on a changed level.
   std::optional<double> fpr_sigma;
   std::optional<bool> model_agrees;
+  // The level's files differ from those at FilterStatsCollector::Start():
+  // its counts came from readers of files that may have moved (a reader
+  // counts under the level it was opened at) or gone, so they need not
+  // match the files the report describes.
+  bool changed = false;
 };
 
 // A report over all levels of one column family.
@@ -176,6 +190,9 @@ struct FilterReport {
   uint64_t filter_bytes_total = 0;
   uint64_t filter_entries_total = 0;
   double bits_per_key = 0;  // realized average over filtered keys
+  // index_size of all files: what competes with the filters for the block
+  // cache under cache_index_and_filter_blocks.
+  uint64_t index_bytes_total = 0;
 
   // Sums over the levels whose FPR was measured: sum_fpr of measured FPRs
   // (each level once, L0 included), model_sum_fpr of their model FPRs.

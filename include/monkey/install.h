@@ -2,8 +2,12 @@
 // what db_bench, the tools and an engine's own code use to turn Monkey on.
 #pragma once
 
+#include <memory>
 #include <string>
 
+#include "rocksdb/db.h"
+#include "rocksdb/filter_policy.h"
+#include "rocksdb/listener.h"
 #include "rocksdb/options.h"
 #include "rocksdb/status.h"
 
@@ -18,5 +22,15 @@ void RegisterOnce();
 // shape.
 rocksdb::Status Install(const std::string& filter_uri,
                         rocksdb::Options* options);
+
+// The listener Install adds, for code that sets up its own options (e.g. one
+// policy shared by several column families' table factories). nullptr unless
+// `policy` is a Monkey policy with shape=live.
+std::shared_ptr<rocksdb::EventListener> NewShapeListener(
+    const std::shared_ptr<const rocksdb::FilterPolicy>& policy);
+
+// Publishes db's live shape now, rather than at its first flush or
+// compaction (RocksDB has no "opened" callback). Call after DB::Open.
+void RefreshShape(rocksdb::DB* db);
 
 }  // namespace monkey

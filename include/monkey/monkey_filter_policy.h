@@ -10,18 +10,21 @@
 // last level fewer, and the sum of FPRs drops at the same memory.
 //
 // How. RocksDB's BlockBasedTableBuilder calls GetBuilderWithContext() for
-// every SST it writes, with the SST's level (FilterBuildingContext; RocksDB
-// >= 6.21 fills level_at_creation, reason and num_levels). The policy looks
-// the level up in its plan and defers to a built-in policy with that many
-// bits, or builds no filter where the plan says 0. Files stay readable by
-// stock RocksDB: the compatibility name and the reader are the built-in ones.
+// every SST it writes, with the SST's level and column family
+// (FilterBuildingContext; RocksDB >= 6.21 fills level_at_creation, reason and
+// num_levels). The policy looks the level up in the plan of that column
+// family's live shape (fed by the listener that monkey::Install adds), or in a
+// static geometric plan, and defers to a built-in policy with that many bits,
+// or builds no filter where the plan says 0. Files stay readable by stock
+// RocksDB: the compatibility name and the reader are the built-in ones.
 //
 // Use:
+//   monkey::Install("id=monkey;bits_per_key=7", &options);  // install.h
+// or, without the live shape:
 //   RegisterMonkeyFilterPolicy(*rocksdb::ObjectLibrary::Default(), "");
 //   rocksdb::ConfigOptions config;
 //   config.ignore_unsupported_options = false;  // else typos mean NO filter
-//   rocksdb::FilterPolicy::CreateFromString(
-//       config, "id=monkey;bits_per_key=7;last_level_filter=false", &policy);
+//   rocksdb::FilterPolicy::CreateFromString(config, "monkey:7", &policy);
 #pragma once
 
 #include <map>
@@ -43,13 +46,32 @@ struct MonkeyOptions {
   // in real filter bits per key (what 8 * filter_size / num_filter_entries
   // reports), like bloomfilter:<bits_per_key>.
   double bits_per_key = 10;
-  // The level size ratio T (RocksDB's max_bytes_for_level_multiplier).
+  // The level size ratio T of the static plan (RocksDB's
+  // max_bytes_for_level_multiplier).
   double size_ratio = 10;
   // false: no filter on the last level (like optimize_filters_for_hits, and
   // TDStore's setup); the budget then averages over the other levels.
   bool last_level_filter = true;
-  // "bloom" (FastLocalBloom) or "ribbon" (Standard128Ribbon).
+  // "bloom" (FastLocalBloom), "ribbon" (Standard128Ribbon), or "auto": Bloom
+  // for flushes and L0, which are short-lived and fast to build, Ribbon below
+  // (like RocksDB's bloom_before_level).
   std::string filter = "bloom";
+  // "live": plan from the column family's live shape when a listener feeds
+  // it (monkey::Install adds one), else from the static shape. "static":
+  // always the static shape.
+  std::string shape = "live";
+};
+
+// One level of a live tree, as a listener reports it.
+struct LiveLevel {
+  double entries = 0;  // keys in the level
+  double runs = 0;     // L0: files; other levels: 1 if not empty
+  // Filter bits already built for the level's files whose filters the
+  // listener has seen, and the keys in those filters. Files built under
+  // earlier plans keep their bits (a trivial move keeps them too), so the
+  // policy steers new files to bring the realized average to the budget.
+  double filter_bits = 0;
+  double filter_entries = 0;
 };
 
 class MonkeyFilterPolicy : public rocksdb::FilterPolicy {
@@ -76,14 +98,31 @@ class MonkeyFilterPolicy : public rocksdb::FilterPolicy {
 
   const MonkeyOptions& options() const { return options_; }
 
-  // Millibits per key the policy builds for a file created at `level` of a
-  // tree with `num_levels` levels (-1: unknown level, gets the average
-  // budget). 0 means no filter. For Ribbon, these are real bits.
-  int MillibitsForLevel(int level, int num_levels) const;
+  // Real millibits per key the policy builds for a file created at `level`
+  // of column family `column_family`: from its live plan when there is one
+  // (shape=live), else from the static plan for `num_levels` levels. Level
+  // -1 (unknown) gets the average budget. 0 means no filter.
+  int MillibitsForLevel(int level, int num_levels,
+                        const std::string& column_family = "") const;
 
-  // The plan for a tree of num_levels levels, as a table: per level, the
-  // bits per key, predicted FPR and share of keys.
-  std::string PlanToString(int num_levels) const;
+  // Publishes a column family's live shape; files built from now on use its
+  // plan. Thread-safe against concurrent filter building. An empty tree
+  // (no entries) withdraws the live plan. l0_moved_share is the share of L0
+  // keys that recently left L0 by trivial move: such files keep their L0
+  // filter all the way down, so L0 files are planned that much as the last
+  // level they will end in.
+  void UpdateLiveShape(const std::string& column_family,
+                       const std::vector<LiveLevel>& levels,
+                       double l0_moved_share = 0) const;
+
+  // The live shape last published for a column family; empty if none.
+  std::vector<LiveLevel> LiveShapeOf(const std::string& column_family) const;
+
+  // The plan as a table (per level: bits per key, predicted FPR, share of
+  // keys): the live plan of `column_family` if there is one, else the
+  // static plan for num_levels levels.
+  std::string PlanToString(int num_levels,
+                           const std::string& column_family = "") const;
 
  protected:
   // Validates the options and re-plans after every configuration change.
@@ -93,21 +132,29 @@ class MonkeyFilterPolicy : public rocksdb::FilterPolicy {
       std::unordered_map<std::string, std::string>* unused) override;
 
  private:
-  struct StaticPlan;
+  struct LevelPlans;
   rocksdb::Status Replan();
-  const StaticPlan& PlanForLevels(int num_levels) const;
-  const rocksdb::FilterPolicy* BuiltinFor(int millibits) const;
+  std::shared_ptr<const LevelPlans> StaticPlan(int num_levels) const;
+  std::shared_ptr<const LevelPlans> LivePlan(
+      const std::string& column_family) const;
+  // The built-in policy for a level's filter; nullptr for no filter.
+  const rocksdb::FilterPolicy* BuiltinFor(int level, int millibits) const;
 
   MonkeyOptions options_;
   // Any built-in policy reads every built-in filter format.
   std::unique_ptr<const rocksdb::FilterPolicy> reader_;
 
   mutable std::mutex mu_;
-  // Plans by num_levels, made on first use and kept.
-  mutable std::map<int, std::unique_ptr<StaticPlan>> plans_;
-  // Built-in policies by millibits. They live as long as this policy:
-  // builders keep pointers into them (optimize_filters_for_memory).
-  mutable std::map<int, std::unique_ptr<const rocksdb::FilterPolicy>> builtins_;
+  // Static plans by num_levels, made on first use and kept.
+  mutable std::map<int, std::shared_ptr<const LevelPlans>> static_plans_;
+  // Live plans by column family, replaced whole by UpdateLiveShape.
+  mutable std::map<std::string, std::shared_ptr<const LevelPlans>> live_plans_;
+  // Built-in policies by (Ribbon?, RocksDB setting in millibits). They live
+  // as long as this policy: builders keep pointers into them
+  // (optimize_filters_for_memory).
+  mutable std::map<std::pair<bool, int>,
+                   std::unique_ptr<const rocksdb::FilterPolicy>>
+      builtins_;
 };
 
 }  // namespace monkey

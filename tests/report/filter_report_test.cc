@@ -53,12 +53,16 @@ TEST(FilterReportTest, LevelsMatchTablePropertiesAndTheModel) {
   ASSERT_TRUE(t->db->GetPropertiesOfAllTables(&props).ok());
   uint64_t filter_bytes = 0;
   uint64_t entries = 0;
+  uint64_t index_bytes = 0;
   for (const auto& [path, p] : props) {
     filter_bytes += p->filter_size;
     entries += p->num_entries;
+    index_bytes += p->index_size;
   }
   EXPECT_EQ(r.filter_bytes_total, filter_bytes);
   EXPECT_EQ(r.entries, entries);
+  EXPECT_EQ(r.index_bytes_total, index_bytes);
+  EXPECT_GT(index_bytes, 0u);
   EXPECT_EQ(r.files, props.size());
 
   const LevelFilterReport& l0 = Level(r, 0);
@@ -120,7 +124,7 @@ TEST(FilterReportTest, FilterBytesInTheBlockCache) {
 }
 
 TEST(FilterReportTest, MonkeyLevelsGetTheirOwnBitsAndModel) {
-  auto t = test::MakeTwoLevelDb("monkey:10");
+  auto t = test::MakeTwoLevelDb("id=monkey;bits_per_key=10;shape=static");
   const FilterReport r = Measure(*t);
   const LevelFilterReport& l0 = Level(r, 0);
   const LevelFilterReport& l6 = Level(r, 6);
@@ -142,6 +146,14 @@ TEST(FilterReportTest, RibbonKindsFollowThePolicy) {
     EXPECT_EQ(Level(r, 6).filter, "ribbon");
     EXPECT_NEAR(Level(r, 6).bits_per_key, 7.05, 0.2);
     EXPECT_TRUE(Level(r, 6).model_agrees.value_or(false));
+    EXPECT_TRUE(r.ModelAgrees());
+  }
+  {
+    // Monkey's filter=auto: Bloom for flushes and L0, Ribbon below.
+    auto t = test::MakeTwoLevelDb("id=monkey;bits_per_key=10;filter=auto");
+    const FilterReport r = Measure(*t);
+    EXPECT_EQ(Level(r, 0).filter, "bloom");
+    EXPECT_EQ(Level(r, 6).filter, "ribbon");
     EXPECT_TRUE(r.ModelAgrees());
   }
   {
@@ -170,6 +182,42 @@ TEST(FilterReportTest, NoFilterMeansNoFprAndNoSum) {
   // No filter, no false positive: each absent lookup reads data blocks.
   ASSERT_TRUE(r.tickers.has_value());
   EXPECT_GE(r.tickers->data_hit + r.tickers->data_miss, t->absent_keys());
+}
+
+TEST(FilterReportTest, LevelsThatChangedAreNotJudged) {
+  auto t = test::MakeTwoLevelDb("bloomfilter:10", 20000);
+  FilterStatsCollector collector;
+  collector.Start(nullptr, t->db.get());
+  {
+    FilterStatsCollector::ThreadScope scope(&collector);
+    std::string value;
+    for (uint64_t i = 0; i < t->absent_keys(); ++i) {
+      t->db->Get(rocksdb::ReadOptions(), t->Absent(i), &value);
+    }
+  }
+  // The L0 file goes into L6: both levels now hold other files than the
+  // readers that counted.
+  ASSERT_TRUE(
+      t->db->CompactRange(rocksdb::CompactRangeOptions(), nullptr, nullptr)
+          .ok());
+  FilterReport r;
+  ASSERT_TRUE(
+      BuildFilterReport(t->db.get(), collector, "readmissing", &r).ok());
+  ASSERT_EQ(r.levels.size(), 2u);
+  for (const LevelFilterReport& l : r.levels) {
+    EXPECT_TRUE(l.changed) << l.level;
+    EXPECT_TRUE(l.fpr.has_value()) << l.level;
+    EXPECT_FALSE(l.model_agrees.has_value()) << l.level;
+  }
+  ASSERT_EQ(r.notes.size(), 1u);
+  EXPECT_NE(r.notes[0].find("L0 L6"), std::string::npos) << r.notes[0];
+  EXPECT_NE(r.ToTable().find("chg"), std::string::npos);
+
+  // Unchanged since Start(): judged again.
+  collector.Start(nullptr, t->db.get());
+  ASSERT_TRUE(BuildFilterReport(t->db.get(), collector, "idle", &r).ok());
+  for (const LevelFilterReport& l : r.levels) EXPECT_FALSE(l.changed);
+  EXPECT_TRUE(r.notes.empty());
 }
 
 TEST(FilterReportTest, PresentLookupsLeaveFpPerAbsentLookupUnset) {

@@ -35,8 +35,8 @@ TEST(InstallTest, SetsThePolicyAndKeepsOtherTableOptions) {
 
 TEST(InstallTest, BadUriIsInvalidArgumentNamingIt) {
   rocksdb::Options options;
-  for (const std::string uri : {"monkey:oops", "nosuchfilter:10",
-                                "id=monkey;size_ratio=1"}) {
+  for (const std::string uri :
+       {"monkey:oops", "nosuchfilter:10", "id=monkey;size_ratio=1"}) {
     const rocksdb::Status s = Install(uri, &options);
     EXPECT_TRUE(s.IsInvalidArgument()) << uri << ": " << s.ToString();
     EXPECT_NE(s.ToString().find(uri), std::string::npos) << s.ToString();

@@ -144,16 +144,21 @@ Measured MeasureFilter(const std::string& uri, int keys, uint64_t probes) {
   return out;
 }
 
-// Real filters, 500k keys each, probed until ~600 false positives are
-// expected. The model's prediction must lie within 4 binomial sigma.
+constexpr int kCalibrationKeys = 500000;
+
+// Real filters of kCalibrationKeys keys, probed until ~600 false positives
+// are expected. The model's prediction at the realized bits per key must lie
+// within 4 binomial sigma. `settings` are RocksDB's; `guess` is the FPR
+// expected from one, to size the probe count.
 void ExpectModelMatchesRocksDb(const std::string& name, const FprModel& model,
-                               const std::vector<double>& settings) {
+                               const std::vector<double>& settings,
+                               double (*guess_fpr)(double setting)) {
   for (double setting : settings) {
     const std::string uri = name + ":" + std::to_string(setting);
-    const double guess = model.FalsePositiveRate(setting);
+    const double guess = guess_fpr(setting);
     const uint64_t probes = static_cast<uint64_t>(
         std::clamp(600 / std::max(guess, 1e-9), 50000.0, 12e6));
-    const Measured m = MeasureFilter(uri, 500000, probes);
+    const Measured m = MeasureFilter(uri, kCalibrationKeys, probes);
     const double want = model.FalsePositiveRate(m.real_bits_per_key);
     const double trials = m.counts.useful + m.counts.false_positives();
     const double sigma = std::sqrt(trials * want * (1 - want));
@@ -172,9 +177,36 @@ void ExpectModelMatchesRocksDb(const std::string& name, const FprModel& model,
   }
 }
 
+TEST(FilterFprModelTest, RibbonSlotsFollowRocksDb) {
+  EXPECT_NEAR(RibbonSlotsPerKey(31828.1), 32768 / 31828.1, 1e-9);
+  EXPECT_NEAR(RibbonSlotsPerKey(126506), 131072 / 126506.0, 1e-9);
+  EXPECT_NEAR(RibbonSlotsPerKey(500000), 1.0437, 5e-4);
+  EXPECT_GT(RibbonSlotsPerKey(1e6), RibbonSlotsPerKey(5e5));
+}
+
 TEST(FilterFprModelTest, FastLocalBloomModelMatchesRocksDb) {
-  ExpectModelMatchesRocksDb("bloomfilter", FprModel::FastLocalBloom(),
-                            {4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24});
+  ExpectModelMatchesRocksDb(
+      "bloomfilter", FprModel::FastLocalBloom(),
+      {4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24}, [](double setting) {
+        return FprModel::FastLocalBloom().FalsePositiveRate(setting);
+      });
+}
+
+// Ribbon from 4 to 20 real bits/key: the setting is what the policy hands
+// RocksDB for that many real bits, and the filter must come out that size.
+TEST(FilterFprModelTest, RibbonModelMatchesRocksDb) {
+  static const FprModel model =
+      FprModel::Ribbon(RibbonSlotsPerKey(kCalibrationKeys));
+  std::vector<double> settings;
+  for (double real_bits = 4; real_bits <= 20; real_bits += 2) {
+    settings.push_back(
+        RibbonSettingMillibitsForFpr(model.FalsePositiveRate(real_bits)) /
+        1000.0);
+  }
+  ExpectModelMatchesRocksDb("ribbonfilter", model, settings, [](double s) {
+    return RocksDbCacheLocalFpRate(
+        s, FastLocalBloomProbes(static_cast<int>(s * 1000 + 0.5)));
+  });
 }
 
 }  // namespace

@@ -301,3 +301,38 @@ TEST(MonkeyBpkTest, EmptyLevelsDoNotTakeBudget) {
 
 }  // namespace
 }  // namespace monkey
+
+namespace monkey {
+namespace {
+
+// A run priced at the plan's lambda gets what the plan would have given it:
+// the plan's own levels price back to their bits (to the 0.01-bit grid, but
+// for the one level at the margin), smaller runs to more bits.
+TEST(MonkeyBpkTest, PlanRunPricesRunsLikeThePlan) {
+  const FprModel model = FprModel::FastLocalBloom();
+  const auto shape = Static(10, 6);
+  const Plan plan = PlanBitsPerKey(shape, 10, model);
+  ASSERT_GT(plan.lambda, 0);
+  int matching = 0;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    const int priced =
+        PlanRun(shape[i].entries, shape[i].runs, plan.lambda, model);
+    EXPECT_LE(std::abs(priced - plan.levels[i].millibits_per_key), 20) << i;
+    matching += priced == plan.levels[i].millibits_per_key;
+  }
+  EXPECT_GE(matching, static_cast<int>(shape.size()) - 1);
+  const double last = shape.back().entries;
+  EXPECT_GT(PlanRun(last / 4, 1, plan.lambda, model),
+            PlanRun(last, 1, plan.lambda, model));
+  // Four runs of a quarter each: each is a quarter-size run.
+  EXPECT_EQ(PlanRun(last, 4, plan.lambda, model),
+            PlanRun(last / 4, 1, plan.lambda, model));
+  // At a price no filter pays back, none.
+  EXPECT_EQ(PlanRun(last, 1, 1e9, model), 0);
+  // Free runs get the best there is; runs nobody probes get nothing.
+  EXPECT_EQ(PlanRun(0, 1, plan.lambda, model), model.max_bits() * 1000);
+  EXPECT_EQ(PlanRun(last, 0, plan.lambda, model), 0);
+}
+
+}  // namespace
+}  // namespace monkey
