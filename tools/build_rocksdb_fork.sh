@@ -189,9 +189,10 @@ EOF
   "$prefix/bin/db_bench" --benchmarks=fillrandom --num=1000 \
     --options_file="$work/verify/OPTIONS" --db="$work/verify/db" &&
     grep -l 'id=monkey' "$work"/verify/db/OPTIONS-* &&
+    ls "$prefix"/include/rocksdb/plugin/monkey/install.h &&
     rm -rf "$work/verify"
 }
-step verify "the installed db_bench does not know the filter policy 'monkey' (plugin not compiled in?)" \
+step verify "the installed db_bench does not know the filter policy 'monkey', or the plugin's headers are not installed (plugin not built in?)" \
   verify
 say "done in $(elapsed): Release RocksDB $version with monkey in $prefix"
 echo "$prefix/bin/db_bench"
