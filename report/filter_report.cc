@@ -71,18 +71,55 @@ uint64_t MapValue(const std::map<std::string, std::string>& map,
   return it == map.end() ? 0 : std::strtoull(it->second.c_str(), nullptr, 10);
 }
 
-// The model, averaged over a level's files by their filtered keys: probes of
-// absent keys spread over a level's key range, so over its keys.
+// Where a user key lies in [0, 1): the 8 bytes after `skip` bytes (the
+// prefix all keys of the level share), as a base-256 fraction.
+double KeyPosition(const std::string& key, size_t skip) {
+  double position = 0;
+  double scale = 1.0 / 256;
+  for (size_t i = skip; i < key.size() && i < skip + 8; ++i) {
+    position += static_cast<unsigned char>(key[i]) * scale;
+    scale /= 256;
+  }
+  return position;
+}
+
+size_t CommonPrefix(const std::vector<rocksdb::SstFileMetaData>& files) {
+  if (files.empty()) return 0;
+  const std::string& first = files.front().smallestkey;
+  size_t n = first.size();
+  for (const rocksdb::SstFileMetaData& f : files) {
+    for (const std::string* key : {&f.smallestkey, &f.largestkey}) {
+      size_t i = 0;
+      while (i < n && i < key->size() && (*key)[i] == first[i]) ++i;
+      n = i;
+    }
+  }
+  return n;
+}
+
+// The model, averaged over a level's files by the key range each covers: a
+// lookup reaches a file's filter only inside the file's range, and absent
+// keys spread evenly over the key space. (Weighting by keys would not do: a
+// file moved down from a sparser level covers a wider range per key.)
 struct ModelSum {
   double weighted_fpr = 0;
   double weight = 0;
+  double weighted_by_keys = 0;  // fallback when no file has a width
+  double keys = 0;
   std::set<std::string> kinds;
   void Add(const FprModel& model, uint64_t filter_bytes,
-           uint64_t filter_entries) {
-    const double bits = 8.0 * filter_bytes / filter_entries;
-    weighted_fpr += filter_entries * model.FalsePositiveRate(bits);
-    weight += filter_entries;
+           uint64_t filter_entries, double width) {
+    const double fpr =
+        model.FalsePositiveRate(8.0 * filter_bytes / filter_entries);
+    weighted_fpr += width * fpr;
+    weight += width;
+    weighted_by_keys += filter_entries * fpr;
+    keys += filter_entries;
     kinds.insert(model.Name());
+  }
+  bool empty() const { return keys == 0; }
+  double Fpr() const {
+    return weight > 0 ? weighted_fpr / weight : weighted_by_keys / keys;
   }
 };
 
@@ -150,6 +187,7 @@ Status BuildFilterReport(DB* db, const FilterStatsCollector& collector,
       l.filter_entries = MapValue(aggregated, "num_filter_entries");
       r.index_bytes_total += MapValue(aggregated, "index_size");
       std::set<uint64_t> numbers;
+      const size_t prefix = CommonPrefix(files.files);
       for (const rocksdb::SstFileMetaData& f : files.files) {
         numbers.insert(f.file_number);
         auto it = by_number.find(f.file_number);
@@ -157,8 +195,9 @@ Status BuildFilterReport(DB* db, const FilterStatsCollector& collector,
         const std::optional<FprModel> m =
             ModelForFile(*it->second, level, policy);
         if (m) {
-          model.Add(*m, it->second->filter_size,
-                    it->second->num_filter_entries);
+          model.Add(*m, it->second->filter_size, it->second->num_filter_entries,
+                    KeyPosition(f.largestkey, prefix) -
+                        KeyPosition(f.smallestkey, prefix));
         }
       }
       if (files_at_start) {
@@ -173,9 +212,9 @@ Status BuildFilterReport(DB* db, const FilterStatsCollector& collector,
     if (l.filter_entries > 0) {
       l.bits_per_key = 8.0 * l.filter_bytes / l.filter_entries;
     }
-    if (model.weight > 0) {
+    if (!model.empty()) {
       l.filter = model.kinds.size() == 1 ? *model.kinds.begin() : "mixed";
-      l.model_fpr = model.weighted_fpr / model.weight;
+      l.model_fpr = model.Fpr();
     }
     if (counted != counts.end()) {
       const LevelFilterCounts& c = counted->second;

@@ -449,6 +449,20 @@ extern "C" int RegisterMonkeyFilterPolicy(
         guard->reset(policy.release());
         return guard->get();
       });
+  // "id=monkey;..." only reaches a factory whole when RocksDB could not split
+  // it into options (an option without '=', say); without this entry that
+  // is "Could not load FilterPolicy", NotSupported, which the default
+  // ConfigOptions turn into no filter.
+  library.AddFactory<const FilterPolicy>(
+      ROCKSDB_NAMESPACE::ObjectLibrary::PatternEntry("id=monkey", false)
+          .AnotherName("{id=monkey")
+          .AddSeparator(";", /*at_least_one=*/false),
+      [](const std::string& uri, std::unique_ptr<const FilterPolicy>*,
+         std::string* errmsg) -> const FilterPolicy* {
+        *errmsg = "monkey: malformed options string '" + uri +
+                  "' (each option is name=value, separated by ';')";
+        return nullptr;
+      });
   size_t num_types;
   return static_cast<int>(library.GetFactoryCount(&num_types));
 }

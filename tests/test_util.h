@@ -4,14 +4,18 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <string>
+#include <thread>
 
 #include "monkey/install.h"
 #include "rocksdb/convenience.h"
+#include "rocksdb/db.h"
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/statistics.h"
 
@@ -43,6 +47,36 @@ inline std::string Key(uint64_t i) {
 }
 inline std::string AbsentKey(uint64_t i, uint64_t j) {
   return Key(i) + "x" + std::to_string(j);
+}
+
+// DB::Open that fails the test on error.
+inline std::unique_ptr<rocksdb::DB> OpenOrDie(const rocksdb::Options& options,
+                                              const std::string& path) {
+  rocksdb::DB* db = nullptr;
+  const rocksdb::Status s = rocksdb::DB::Open(options, path, &db);
+  EXPECT_TRUE(s.ok()) << path << ": " << s.ToString();
+  return std::unique_ptr<rocksdb::DB>(db);
+}
+
+// Flushes, then waits until no compaction is pending or running.
+inline void WaitForCompactions(rocksdb::DB* db) {
+  ASSERT_TRUE(db->Flush(rocksdb::FlushOptions()).ok());
+  for (int i = 0; i < 6000; ++i) {
+    uint64_t pending = 1, running = 1;
+    db->GetIntProperty("rocksdb.compaction-pending", &pending);
+    db->GetIntProperty("rocksdb.num-running-compactions", &running);
+    if (pending == 0 && running == 0) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  FAIL() << "compactions did not finish";
+}
+
+// FastLocalBloom's filter size in RocksDB 7.8.3 for n keys at m millibits:
+// bits rounded up to whole 64-byte cache lines, plus 5 bytes of metadata.
+inline uint64_t BloomFilterBytes(uint64_t n, int millibits) {
+  if (millibits == 0) return 0;
+  const uint64_t raw = (n * millibits + 7999) / 8000;
+  return ((raw + 63) & ~uint64_t{63}) + 5;
 }
 
 // Filter outcomes counted by RocksDB's statistics.

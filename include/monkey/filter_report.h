@@ -165,8 +165,9 @@ struct LevelFilterReport {
   // when no such probe happened.
   std::optional<double> fpr;
   // What the FPR model (util/filter_fpr_model.h) predicts for the bits per
-  // key of this level's filters: files weighted by their filtered keys, each
-  // with its own kind and bits. Unset without filters.
+  // key of this level's filters: each file with its own kind and bits,
+  // weighted by the share of the key space it covers (absent keys spread
+  // evenly). Unset without filters.
   std::optional<double> model_fpr;
   // Binomial standard deviation of a measured FPR at model_fpr over
   // useful + FP trials, and whether the measurement agrees with the model:

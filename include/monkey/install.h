@@ -2,8 +2,10 @@
 // what db_bench, the tools and an engine's own code use to turn Monkey on.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "rocksdb/db.h"
 #include "rocksdb/filter_policy.h"
@@ -32,5 +34,21 @@ std::shared_ptr<rocksdb::EventListener> NewShapeListener(
 // Publishes db's live shape now, rather than at its first flush or
 // compaction (RocksDB has no "opened" callback). Call after DB::Open.
 void RefreshShape(rocksdb::DB* db);
+
+// RocksDB 7.8.3 reads an OPTIONS file's filter_policy leniently: a value it
+// cannot create -- a typo, "monkey:oops", "monkey" before it is registered --
+// becomes no filter at all, even with ignore_unsupported_options=false
+// (BlockBasedTableFactory::ParseOption drops the error). This loads `path`
+// like rocksdb::LoadOptionsFromFile with strict ConfigOptions, then creates
+// every column family's filter_policy from the file strictly, and returns
+// InvalidArgument naming the value that fails.
+rocksdb::Status LoadOptionsFromFileStrict(
+    const std::string& path, rocksdb::DBOptions* db_options,
+    std::vector<rocksdb::ColumnFamilyDescriptor>* column_families);
+
+// The filter_policy value of each column family's block-based table options
+// in an OPTIONS file, as written; column families without one are absent.
+rocksdb::Status FilterPoliciesInOptionsFile(
+    const std::string& path, std::map<std::string, std::string>* policies);
 
 }  // namespace monkey

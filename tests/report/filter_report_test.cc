@@ -8,8 +8,10 @@
 
 #include <string>
 
+#include "monkey/key_permutation.h"
 #include "rocksdb/table_properties.h"
 #include "tests/report/two_level_db.h"
+#include "util/filter_fpr_model.h"
 
 namespace monkey {
 namespace {
@@ -182,6 +184,69 @@ TEST(FilterReportTest, NoFilterMeansNoFprAndNoSum) {
   // No filter, no false positive: each absent lookup reads data blocks.
   ASSERT_TRUE(r.tickers.has_value());
   EXPECT_GE(r.tickers->data_hit + r.tickers->data_miss, t->absent_keys());
+}
+
+// 8 big-endian bytes: keys whose order is their numeric order, so that a
+// file's share of the key space is its numeric range.
+std::string BigEndianKey(uint64_t v) {
+  std::string key(8, '\0');
+  for (int i = 0; i < 8; ++i) key[i] = static_cast<char>(v >> (56 - 8 * i));
+  return key;
+}
+
+// One level with a dense file of 20-bit filters on the first tenth of the
+// key space and a sparse file of 5-bit filters, as many keys, on the rest
+// (like a file moved down from a sparser level). Absent keys spread over the
+// key space reach the sparse file nine times in ten: the model must weigh
+// files by the range they cover, not by their keys.
+TEST(FilterReportTest, ModelWeighsFilesByTheKeyRangeTheyCover) {
+  test::TempDir dir;
+  constexpr uint64_t kKeys = 20000;
+  const uint64_t tenth = ~uint64_t{0} / 10;
+  auto open = [&](const std::string& filter_uri) {
+    rocksdb::Options options;
+    options.create_if_missing = true;
+    options.disable_auto_compactions = true;
+    options.level_compaction_dynamic_level_bytes = true;
+    options.stats_dump_period_sec = 0;
+    EXPECT_TRUE(Install(filter_uri, &options).ok());
+    rocksdb::DB* db = nullptr;
+    EXPECT_TRUE(rocksdb::DB::Open(options, dir.Sub("db"), &db).ok());
+    return std::unique_ptr<rocksdb::DB>(db);
+  };
+  for (const bool dense : {true, false}) {
+    auto db = open(dense ? "bloomfilter:20" : "bloomfilter:5");
+    for (uint64_t i = 0; i < kKeys; ++i) {
+      const uint64_t v =
+          dense ? i * (tenth / kKeys) : tenth + i * (9 * (tenth / kKeys));
+      ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), BigEndianKey(v), "v").ok());
+    }
+    ASSERT_TRUE(db->Flush(rocksdb::FlushOptions()).ok());
+    ASSERT_TRUE(
+        db->CompactRange(rocksdb::CompactRangeOptions(), nullptr, nullptr)
+            .ok());
+  }
+  auto db = open("bloomfilter:5");  // every reader opened at L6
+  FilterStatsCollector collector;
+  collector.Start(nullptr, db.get());
+  {
+    FilterStatsCollector::ThreadScope scope(&collector);
+    KeyPermutation spread;
+    std::string value;
+    for (uint64_t i = 0; i < 100000; ++i) {
+      db->Get(rocksdb::ReadOptions(), BigEndianKey(spread.At(i)) + "x", &value);
+    }
+  }
+  FilterReport r;
+  ASSERT_TRUE(BuildFilterReport(db.get(), collector, "spread", &r).ok());
+  const LevelFilterReport& l6 = Level(r, 6);
+  ASSERT_EQ(l6.files, 2u);
+  ASSERT_TRUE(l6.fpr.has_value());
+  EXPECT_TRUE(l6.model_agrees.value_or(false))
+      << "measured " << *l6.fpr << " model " << l6.model_fpr.value_or(-1);
+  // Nine probes in ten meet the 5-bit filter.
+  const double five_bits = FprModel::FastLocalBloom().FalsePositiveRate(5);
+  EXPECT_NEAR(*l6.fpr, 0.9 * five_bits, 0.1 * five_bits);
 }
 
 TEST(FilterReportTest, LevelsThatChangedAreNotJudged) {

@@ -25,8 +25,10 @@
 namespace monkey {
 namespace {
 
+using test::BloomFilterBytes;
 using test::Key;
 using test::PolicyOrDie;
+using test::WaitForCompactions;
 
 // Parses into a fresh pointer: CreateFromString given a policy of the same id
 // starts from that policy's options.
@@ -184,14 +186,6 @@ class CreationLevels : public rocksdb::EventListener {
   std::map<std::string, int> level_;
 };
 
-// FastLocalBloom's filter size in RocksDB 7.8.3 for n keys at m millibits:
-// bits rounded up to whole 64-byte cache lines, plus 5 bytes of metadata.
-uint64_t BloomFilterBytes(uint64_t n, int millibits) {
-  if (millibits == 0) return 0;
-  const uint64_t raw = (n * millibits + 7999) / 8000;
-  return ((raw + 63) & ~uint64_t{63}) + 5;
-}
-
 rocksdb::Options TreeOptions(const std::string& filter_uri) {
   rocksdb::Options options;
   options.create_if_missing = true;
@@ -209,33 +203,13 @@ rocksdb::Options TreeOptions(const std::string& filter_uri) {
   return options;
 }
 
-void WaitForCompactions(rocksdb::DB* db) {
-  ASSERT_TRUE(db->Flush(rocksdb::FlushOptions()).ok());
-  for (int i = 0; i < 6000; ++i) {
-    uint64_t pending = 1, running = 1;
-    db->GetIntProperty("rocksdb.compaction-pending", &pending);
-    db->GetIntProperty("rocksdb.num-running-compactions", &running);
-    if (pending == 0 && running == 0) return;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  FAIL() << "compactions did not finish";
-}
-
-std::unique_ptr<rocksdb::DB> Open(const rocksdb::Options& options,
-                                  const std::string& path) {
-  rocksdb::DB* db = nullptr;
-  rocksdb::Status s = rocksdb::DB::Open(options, path, &db);
-  EXPECT_TRUE(s.ok()) << s.ToString();
-  return std::unique_ptr<rocksdb::DB>(db);
-}
-
 constexpr int kTreeKeys = 400000;
 
-// Writes kTreeKeys keys in random order, so that compactions rewrite files.
-void LoadTree(rocksdb::DB* db) {
-  std::vector<int> order(kTreeKeys);
-  std::iota(order.begin(), order.end(), 0);
-  std::shuffle(order.begin(), order.end(), std::mt19937(1));
+// Writes keys [from, to) in random order, so that compactions rewrite files.
+void LoadTree(rocksdb::DB* db, int from = 0, int to = kTreeKeys) {
+  std::vector<int> order(to - from);
+  std::iota(order.begin(), order.end(), from);
+  std::shuffle(order.begin(), order.end(), std::mt19937(from + 1));
   const std::string value(48, 'v');
   for (int i : order) {
     ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), Key(i), value).ok());
@@ -270,8 +244,20 @@ TEST(MonkeyFilterPolicyTest, EachSstGetsItsLevelsPlan) {
   rocksdb::Options options = TreeOptions("monkey:10");
   auto levels = std::make_shared<CreationLevels>();
   options.listeners.push_back(levels);
-  auto db = Open(options, dir.path());
+  auto db = test::OpenOrDie(options, dir.path());
+  // Which levels hold files when compactions stop depends on timing; grow
+  // the tree until at least three do.
+  int loaded = kTreeKeys;
   LoadTree(db.get());
+  for (;;) {
+    std::vector<rocksdb::LiveFileMetaData> files;
+    db->GetLiveFilesMetaData(&files);
+    std::set<int> levels_with_files;
+    for (const auto& f : files) levels_with_files.insert(f.level);
+    if (levels_with_files.size() >= 3 || loaded >= 2 * kTreeKeys) break;
+    LoadTree(db.get(), loaded, loaded + kTreeKeys / 4);
+    loaded += kTreeKeys / 4;
+  }
 
   const auto& policy = AsMonkey(
       *options.table_factory->GetOptions<rocksdb::BlockBasedTableOptions>()
@@ -299,7 +285,7 @@ TEST(MonkeyFilterPolicyTest, EachSstGetsItsLevelsPlan) {
   // Different levels really got different bits per key.
   EXPECT_NE(policy.MillibitsForLevel(*checked_levels.begin(), 5),
             policy.MillibitsForLevel(*checked_levels.rbegin(), 5));
-  ExpectAllKeysFound(db.get());
+  ExpectAllKeysFound(db.get(), loaded);
   EXPECT_GT(ProbeAbsent(db.get(), options.statistics.get()), 0u);
 }
 
@@ -307,7 +293,7 @@ TEST(MonkeyFilterPolicyTest, FlushFilesGetTheL0Plan) {
   test::TempDir dir;
   rocksdb::Options options = TreeOptions("monkey:7");
   options.disable_auto_compactions = true;
-  auto db = Open(options, dir.path());
+  auto db = test::OpenOrDie(options, dir.path());
   for (int i = 0; i < 20000; ++i) {
     ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), Key(i), "v").ok());
   }
@@ -344,11 +330,11 @@ TEST(MonkeyFilterPolicyTest, SstFileWriterFilesGetTheAverage) {
 TEST(MonkeyFilterPolicyTest, StockPoliciesReadMonkeyFilesAndBack) {
   test::TempDir monkey_dir, bloom_dir;
   {
-    auto db = Open(TreeOptions("monkey:10"), monkey_dir.path());
+    auto db = test::OpenOrDie(TreeOptions("monkey:10"), monkey_dir.path());
     LoadTree(db.get());
   }
   {
-    auto db = Open(TreeOptions("bloomfilter:10"), bloom_dir.path());
+    auto db = test::OpenOrDie(TreeOptions("bloomfilter:10"), bloom_dir.path());
     LoadTree(db.get());
   }
   struct Reader {
@@ -361,7 +347,7 @@ TEST(MonkeyFilterPolicyTest, StockPoliciesReadMonkeyFilesAndBack) {
                           Reader{bloom_dir.path(), "", false}}) {
     SCOPED_TRACE(r.dir + " read with '" + r.uri + "'");
     rocksdb::Options options = TreeOptions(r.uri);
-    auto db = Open(options, r.dir);
+    auto db = test::OpenOrDie(options, r.dir);
     ExpectAllKeysFound(db.get());
     const uint64_t useful = ProbeAbsent(db.get(), options.statistics.get());
     EXPECT_EQ(useful > 0, r.filters_used);
@@ -371,9 +357,10 @@ TEST(MonkeyFilterPolicyTest, StockPoliciesReadMonkeyFilesAndBack) {
 TEST(MonkeyFilterPolicyTest, ReopensFromItsOptionsFile) {
   test::TempDir dir;
   {
-    auto db = Open(TreeOptions("id=monkey;bits_per_key=7;size_ratio=8;"
-                               "last_level_filter=false"),
-                   dir.path());
+    auto db =
+        test::OpenOrDie(TreeOptions("id=monkey;bits_per_key=7;size_ratio=8;"
+                                    "last_level_filter=false"),
+                        dir.path());
     ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), Key(1), "v").ok());
   }
   rocksdb::ConfigOptions config;
@@ -395,7 +382,7 @@ TEST(MonkeyFilterPolicyTest, ReopensFromItsOptionsFile) {
 
   // The reopened DB runs with the policy from its own OPTIONS file.
   rocksdb::Options options(db_options, cfs[0].options);
-  auto db = Open(options, dir.path());
+  auto db = test::OpenOrDie(options, dir.path());
   std::string value;
   EXPECT_TRUE(db->Get(rocksdb::ReadOptions(), Key(1), &value).ok());
 }
@@ -406,7 +393,7 @@ TEST(MonkeyFilterPolicyTest, RibbonPlansRealBits) {
       TreeOptions("id=monkey;bits_per_key=10;filter=ribbon");
   options.write_buffer_size = 4 << 20;  // files of ~40k keys
   options.disable_auto_compactions = true;
-  auto db = Open(options, dir.path());
+  auto db = test::OpenOrDie(options, dir.path());
   for (int i = 0; i < 60000; ++i) {
     ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), Key(i), "v").ok());
   }
@@ -513,7 +500,7 @@ TEST(MonkeyFilterPolicyLiveTest, AutoBuildsBloomForL0AndRibbonBelow) {
   ASSERT_TRUE(
       Install("id=monkey;bits_per_key=10;filter=auto;shape=static", &options)
           .ok());
-  auto db = Open(options, dir.path());
+  auto db = test::OpenOrDie(options, dir.path());
   // Two flushes over the same key range, so that compacting them rewrites
   // them rather than moving a file down.
   for (int parity = 0; parity < 2; ++parity) {

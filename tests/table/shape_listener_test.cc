@@ -36,14 +36,6 @@ rocksdb::Options YoungTreeOptions(const std::string& filter_uri) {
   return options;
 }
 
-std::unique_ptr<rocksdb::DB> Open(const rocksdb::Options& options,
-                                  const std::string& path) {
-  rocksdb::DB* db = nullptr;
-  rocksdb::Status s = rocksdb::DB::Open(options, path, &db);
-  EXPECT_TRUE(s.ok()) << s.ToString();
-  return std::unique_ptr<rocksdb::DB>(db);
-}
-
 // Realized filter bits per key over all live SSTs with a filter.
 double RealizedBitsPerKey(rocksdb::DB* db) {
   rocksdb::TablePropertiesCollection props;
@@ -72,15 +64,7 @@ void Load(rocksdb::DB* db, int from, int to, std::mt19937* rng) {
   for (int i : order) {
     ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), Key(i), value).ok());
   }
-  ASSERT_TRUE(db->Flush(rocksdb::FlushOptions()).ok());
-  for (int i = 0; i < 6000; ++i) {
-    uint64_t pending = 1, running = 1;
-    db->GetIntProperty("rocksdb.compaction-pending", &pending);
-    db->GetIntProperty("rocksdb.num-running-compactions", &running);
-    if (pending == 0 && running == 0) return;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  FAIL() << "compactions did not finish";
+  test::WaitForCompactions(db);
 }
 
 // Dynamic level sizing off, so the tree grows downwards one level at a time
@@ -96,7 +80,7 @@ TEST(ShapeListenerTest, LiveShapeHoldsTheBudgetOnAYoungTree) {
   const std::vector<int> steps = {100000, 200000, 400000};
   for (Run& run : runs) {
     test::TempDir dir;
-    auto db = Open(YoungTreeOptions(run.uri), dir.path());
+    auto db = test::OpenOrDie(YoungTreeOptions(run.uri), dir.path());
     std::mt19937 rng(3);
     int loaded = 0;
     for (int step : steps) {
@@ -154,6 +138,31 @@ class FakeFilesDB : public rocksdb::StackableDB {
   std::vector<rocksdb::LiveFileMetaData> files_;
 };
 
+// A listener feeding a fresh "monkey:10" policy from a FakeFilesDB.
+class ListenerTest : public ::testing::Test {
+ protected:
+  ListenerTest()
+      : db_(test::OpenOrDie(Options(), dir_.path()).release()),
+        policy_(test::PolicyOrDie("monkey:10")),
+        monkey_(policy_->CheckedCast<MonkeyFilterPolicy>()),
+        listener_(std::shared_ptr<const MonkeyFilterPolicy>(policy_, monkey_)) {
+  }
+  static rocksdb::Options Options() {
+    rocksdb::Options options;
+    options.create_if_missing = true;
+    return options;
+  }
+  int Millibits(int level) const {
+    return monkey_->MillibitsForLevel(level, 7, "default");
+  }
+
+  test::TempDir dir_;
+  FakeFilesDB db_;
+  std::shared_ptr<const rocksdb::FilterPolicy> policy_;
+  const MonkeyFilterPolicy* monkey_;
+  ShapeListener listener_;
+};
+
 // What the policy plans for a tree of these (entries, runs) levels.
 int PlannedMillibits(const std::vector<LiveLevel>& levels, int level) {
   std::shared_ptr<const rocksdb::FilterPolicy> policy =
@@ -165,34 +174,24 @@ int PlannedMillibits(const std::vector<LiveLevel>& levels, int level) {
 
 // A compaction is planned for the tree it is about to make: its inputs
 // already count at the output level, even where that level is still empty.
-TEST(ShapeListenerTest, CompactionsAreProjectedOntoTheShape) {
-  test::TempDir dir;
-  rocksdb::Options options;
-  options.create_if_missing = true;
-  FakeFilesDB db(Open(options, dir.path()).release());
-  std::shared_ptr<const rocksdb::FilterPolicy> policy =
-      test::PolicyOrDie("monkey:10");
-  const auto* monkey = policy->CheckedCast<MonkeyFilterPolicy>();
-  ShapeListener listener(
-      std::shared_ptr<const MonkeyFilterPolicy>(policy, monkey));
-
-  db.AddFile(7, 0, 1000);
-  db.AddFile(8, 0, 1000);
-  db.AddFile(9, 1, 5000);
-  db.AddFile(10, 3, 50000);
-  listener.Refresh(&db);
-  EXPECT_EQ(monkey->MillibitsForLevel(1, 7, "default"),
+TEST_F(ListenerTest, CompactionsAreProjectedOntoTheShape) {
+  db_.AddFile(7, 0, 1000);
+  db_.AddFile(8, 0, 1000);
+  db_.AddFile(9, 1, 5000);
+  db_.AddFile(10, 3, 50000);
+  listener_.Refresh(&db_);
+  EXPECT_EQ(Millibits(1),
             PlannedMillibits({{2000, 2}, {5000, 1}, {0, 0}, {50000, 1}}, 1));
   // L2 is empty: not planned, so a file there would get the average.
-  EXPECT_EQ(monkey->MillibitsForLevel(2, 7, "default"), 10000);
+  EXPECT_EQ(Millibits(2), 10000);
 
   rocksdb::CompactionJobInfo l1_to_l2;
   l1_to_l2.job_id = 1;
   l1_to_l2.cf_name = "default";
   l1_to_l2.output_level = 2;
   l1_to_l2.input_file_infos.push_back({1, 9, 0});
-  listener.OnCompactionBegin(&db, l1_to_l2);
-  const int l2 = monkey->MillibitsForLevel(2, 7, "default");
+  listener_.OnCompactionBegin(&db_, l1_to_l2);
+  const int l2 = Millibits(2);
   EXPECT_EQ(l2,
             PlannedMillibits({{2000, 2}, {0, 0}, {5000, 1}, {50000, 1}}, 2));
   EXPECT_GT(l2, 10000);  // a level a tenth the size of the last
@@ -203,38 +202,29 @@ TEST(ShapeListenerTest, CompactionsAreProjectedOntoTheShape) {
   l0_to_l0.cf_name = "default";
   l0_to_l0.output_level = 0;
   l0_to_l0.input_file_infos = {{0, 7, 0}, {0, 8, 0}};
-  const int two_runs = monkey->MillibitsForLevel(0, 7, "default");
-  listener.OnCompactionBegin(&db, l0_to_l0);
-  EXPECT_EQ(monkey->MillibitsForLevel(0, 7, "default"),
+  const int two_runs = Millibits(0);
+  listener_.OnCompactionBegin(&db_, l0_to_l0);
+  EXPECT_EQ(Millibits(0),
             PlannedMillibits({{2000, 1}, {0, 0}, {5000, 1}, {50000, 1}}, 0));
-  EXPECT_LT(monkey->MillibitsForLevel(0, 7, "default"), two_runs);
+  EXPECT_LT(Millibits(0), two_runs);
 
   // Completed jobs leave the projection.
-  listener.OnCompactionCompleted(&db, l1_to_l2);
-  listener.OnCompactionCompleted(&db, l0_to_l0);
-  EXPECT_EQ(monkey->MillibitsForLevel(1, 7, "default"),
+  listener_.OnCompactionCompleted(&db_, l1_to_l2);
+  listener_.OnCompactionCompleted(&db_, l0_to_l0);
+  EXPECT_EQ(Millibits(1),
             PlannedMillibits({{2000, 2}, {5000, 1}, {0, 0}, {50000, 1}}, 1));
 }
 
 // L0 files that leave L0 by trivial move (sequential keys) keep their
 // filters down to the last level, so L0 is then planned as the last level;
 // L0 files that get merged are planned as the runs they are.
-TEST(ShapeListenerTest, TrivialMovesOutOfL0PlanL0AsTheLastLevel) {
-  test::TempDir dir;
-  rocksdb::Options options;
-  options.create_if_missing = true;
-  FakeFilesDB db(Open(options, dir.path()).release());
-  std::shared_ptr<const rocksdb::FilterPolicy> policy =
-      test::PolicyOrDie("monkey:10");
-  const auto* monkey = policy->CheckedCast<MonkeyFilterPolicy>();
-  ShapeListener listener(
-      std::shared_ptr<const MonkeyFilterPolicy>(policy, monkey));
-  db.AddFile(7, 0, 1000);
-  db.AddFile(8, 1, 9000);
-  db.AddFile(9, 2, 90000);
-  listener.Refresh(&db);
-  const int merged_l0 = monkey->MillibitsForLevel(0, 7, "default");
-  const int last = monkey->MillibitsForLevel(2, 7, "default");
+TEST_F(ListenerTest, TrivialMovesOutOfL0PlanL0AsTheLastLevel) {
+  db_.AddFile(7, 0, 1000);
+  db_.AddFile(8, 1, 9000);
+  db_.AddFile(9, 2, 90000);
+  listener_.Refresh(&db_);
+  const int merged_l0 = Millibits(0);
+  const int last = Millibits(2);
   ASSERT_GT(merged_l0, last);
 
   auto compaction = [](int job, uint64_t in, uint64_t out) {
@@ -249,15 +239,16 @@ TEST(ShapeListenerTest, TrivialMovesOutOfL0PlanL0AsTheLastLevel) {
     return info;
   };
   for (int job = 1; job <= 30; ++job) {
-    listener.OnCompactionCompleted(&db, compaction(job, 100 + job, 100 + job));
+    listener_.OnCompactionCompleted(&db_,
+                                    compaction(job, 100 + job, 100 + job));
   }
-  EXPECT_EQ(monkey->MillibitsForLevel(0, 7, "default"), last);
+  EXPECT_EQ(Millibits(0), last);
   for (int job = 31; job <= 60; ++job) {
-    listener.OnCompactionCompleted(&db, compaction(job, 100 + job, 500 + job));
+    listener_.OnCompactionCompleted(&db_,
+                                    compaction(job, 100 + job, 500 + job));
   }
   // What is left of the moves decays by a fifth per compaction: 0.8^30.
-  EXPECT_NEAR(monkey->MillibitsForLevel(0, 7, "default"), merged_l0,
-              0.002 * (merged_l0 - last));
+  EXPECT_NEAR(Millibits(0), merged_l0, 0.002 * (merged_l0 - last));
 }
 
 // With max_open_files limited, RocksDB loads the entry counts of only 20
@@ -268,13 +259,13 @@ TEST(ShapeListenerTest, SeesTheWholeShapeAfterReopen) {
   rocksdb::Options options = YoungTreeOptions("monkey:10");
   options.target_file_size_base = 32 << 10;  // many files
   {
-    auto db = Open(options, dir.path());
+    auto db = test::OpenOrDie(options, dir.path());
     std::mt19937 rng(9);
     Load(db.get(), 0, 100000, &rng);
   }
   options = YoungTreeOptions("monkey:10");  // a fresh policy and listener
   options.max_open_files = 20;
-  auto db = Open(options, dir.path());
+  auto db = test::OpenOrDie(options, dir.path());
   std::vector<rocksdb::LiveFileMetaData> files;
   db->GetLiveFilesMetaData(&files);
   ASSERT_GT(files.size(), 40u);
@@ -340,7 +331,7 @@ TEST(ShapeListenerTest, PlanUpdatesRaceSafelyWithPlanLookups) {
 TEST(ShapeListenerTest, FlushesAndCompactionsRePlanConcurrently) {
   test::TempDir dir;
   rocksdb::Options options = YoungTreeOptions("monkey:9");
-  auto db = Open(options, dir.path());
+  auto db = test::OpenOrDie(options, dir.path());
   std::vector<std::thread> writers;
   for (int t = 0; t < 2; ++t) {
     writers.emplace_back([&, t] {

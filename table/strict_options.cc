@@ -1,0 +1,82 @@
+// monkey::LoadOptionsFromFileStrict: an OPTIONS file whose filter policies
+// must load as written. See install.h.
+#include <fstream>
+
+#include "monkey/install.h"
+#include "rocksdb/convenience.h"
+#include "rocksdb/table.h"
+#include "rocksdb/utilities/options_util.h"
+
+namespace monkey {
+namespace {
+
+std::string Trim(const std::string& s) {
+  const size_t begin = s.find_first_not_of(" \t\r");
+  if (begin == std::string::npos) return "";
+  const size_t end = s.find_last_not_of(" \t\r");
+  return s.substr(begin, end - begin + 1);
+}
+
+}  // namespace
+
+ROCKSDB_NAMESPACE::Status FilterPoliciesInOptionsFile(
+    const std::string& path, std::map<std::string, std::string>* policies) {
+  std::ifstream in(path);
+  if (!in) {
+    return ROCKSDB_NAMESPACE::Status::IOError("cannot read options file", path);
+  }
+  policies->clear();
+  // Sections look like [TableOptions/BlockBasedTable "<column family>"].
+  const std::string table_section = "[TableOptions/BlockBasedTable \"";
+  std::string column_family;
+  bool in_table = false;
+  for (std::string line; std::getline(in, line);) {
+    line = Trim(line);
+    if (line.empty() || line[0] == '#') continue;
+    if (line[0] == '[') {
+      in_table = line.rfind(table_section, 0) == 0 && line.size() > 2 &&
+                 line.substr(line.size() - 2) == "\"]";
+      if (in_table) {
+        column_family = line.substr(table_section.size(),
+                                    line.size() - table_section.size() - 2);
+      }
+      continue;
+    }
+    const std::string key = "filter_policy=";
+    if (in_table && line.rfind(key, 0) == 0) {
+      const std::string value = Trim(line.substr(key.size()));
+      if (value != "nullptr") (*policies)[column_family] = value;
+    }
+  }
+  return ROCKSDB_NAMESPACE::Status::OK();
+}
+
+ROCKSDB_NAMESPACE::Status LoadOptionsFromFileStrict(
+    const std::string& path, ROCKSDB_NAMESPACE::DBOptions* db_options,
+    std::vector<ROCKSDB_NAMESPACE::ColumnFamilyDescriptor>* column_families) {
+  using ROCKSDB_NAMESPACE::Status;
+  RegisterOnce();
+  ROCKSDB_NAMESPACE::ConfigOptions config;
+  config.ignore_unknown_options = false;
+  config.ignore_unsupported_options = false;
+  Status s = ROCKSDB_NAMESPACE::LoadOptionsFromFile(config, path, db_options,
+                                                    column_families);
+  if (!s.ok()) return s;
+  std::map<std::string, std::string> policies;
+  s = FilterPoliciesInOptionsFile(path, &policies);
+  if (!s.ok()) return s;
+  for (const auto& [column_family, value] : policies) {
+    std::shared_ptr<const ROCKSDB_NAMESPACE::FilterPolicy> policy;
+    s = ROCKSDB_NAMESPACE::FilterPolicy::CreateFromString(config, value,
+                                                          &policy);
+    if (!s.ok()) {
+      return Status::InvalidArgument("filter_policy '" + value +
+                                         "' of column family '" +
+                                         column_family + "' in " + path,
+                                     s.ToString());
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace monkey

@@ -1,0 +1,127 @@
+// Inputs the fuzzers (fuzz/) found, kept as readable regression tests. Each
+// also sits in the fuzzer's seed corpus as fuzz/corpus/*/finding_*. The
+// contract they check is the issue's: a planner input gives a validation
+// error or a finite plan that keeps its budget; an options string gives OK or
+// InvalidArgument; and what RocksDB writes to the OPTIONS file reads back as
+// the same policy.
+#include <gtest/gtest.h>
+
+#include <cfloat>
+#include <cmath>
+#include <vector>
+
+#include "monkey/install.h"
+#include "monkey/monkey_filter_policy.h"
+#include "rocksdb/db.h"
+#include "rocksdb/table.h"
+#include "rocksdb/utilities/options_util.h"
+#include "tests/test_util.h"
+#include "util/monkey_bpk.h"
+
+namespace monkey {
+namespace {
+
+// Average real bits per key of the plan over the filtered levels.
+double AverageBits(const std::vector<LevelShape>& shape, const Plan& plan) {
+  double entries = 0, bits = 0;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (!shape[i].filtered) continue;
+    entries += shape[i].entries;
+    bits += shape[i].entries * plan.levels[i].bits_per_key;
+  }
+  return bits / entries;
+}
+
+// finding_dbl_max_entries: a level of DBL_MAX entries passes validation, the
+// budget in millibit-entries overflows to inf, every level gets 48 bits and
+// total_bits is inf.
+TEST(FuzzFindingsTest, HugeEntriesAreRejectedOrPlannedFinite) {
+  std::vector<LevelShape> shape(2);
+  shape[0].entries = 1e6;
+  shape[1].entries = DBL_MAX;
+  if (!ValidatePlanInputs(shape, 10).empty()) return;  // rejected: fine
+  const Plan plan = PlanBitsPerKey(shape, 10, FprModel::FastLocalBloom());
+  EXPECT_TRUE(std::isfinite(plan.total_bits)) << plan.total_bits;
+  EXPECT_LE(plan.levels[1].millibits_per_key, 10000);
+}
+
+// finding_tiny_entries: with run sizes 1e295 apart, the bisection bracket
+// of the water-filling is not wide enough and the plan overspends.
+TEST(FuzzFindingsTest, RunSizesFarApartKeepTheBudget) {
+  std::vector<LevelShape> shape(2);
+  shape[0].entries = 1.7669274407120251e-284;
+  shape[1].entries = 298039215685.57153;
+  ASSERT_EQ(ValidatePlanInputs(shape, 10), "");
+  const Plan plan = PlanBitsPerKey(shape, 10, FprModel::FastLocalBloom());
+  EXPECT_LE(AverageBits(shape, plan), 10 * (1 + 1e-9));
+}
+
+// finding_size_ratio_1e5_64_levels: the same through the policy. StaticShape
+// with size_ratio 1e5 and 64 levels spans 1e-315..1, and the plan gives the
+// last level (all the keys) 48 bits/key for a budget of 10.
+TEST(FuzzFindingsTest, StaticShapeWithHugeRatioKeepsTheBudget) {
+  std::vector<LevelShape> shape;
+  ASSERT_EQ(StaticShape(1e5, 64, true, &shape), "");
+  const Plan plan = PlanBitsPerKey(shape, 10, FprModel::FastLocalBloom());
+  EXPECT_LE(AverageBits(shape, plan), 10 * (1 + 1e-9));
+
+  RegisterOnce();
+  const auto policy = test::PolicyOrDie("id=monkey;size_ratio=100000");
+  const auto* monkey = policy->CheckedCast<MonkeyFilterPolicy>();
+  ASSERT_NE(monkey, nullptr);
+  EXPECT_LE(monkey->MillibitsForLevel(63, 64), 10000);
+}
+
+// finding_empty_after_colon, finding_unknown_option and
+// finding_option_without_value: RocksDB's NotSupported ("Could not load
+// FilterPolicy") and NotFound ("Could not find option") came back instead of
+// InvalidArgument. An option without '=' makes RocksDB's map parser fail,
+// and RocksDB then takes the whole string as the policy's id.
+TEST(FuzzFindingsTest, BadMonkeyStringsAreInvalidArgument) {
+  RegisterOnce();
+  for (const char* uri : {"monkey:", "id=monkey;bogus=1", "id=monkey;ugGbso1",
+                          "{id=monkey;bits_per_key}"}) {
+    rocksdb::ConfigOptions config;
+    config.ignore_unsupported_options = false;
+    std::shared_ptr<const rocksdb::FilterPolicy> policy;
+    const rocksdb::Status s =
+        rocksdb::FilterPolicy::CreateFromString(config, uri, &policy);
+    EXPECT_TRUE(s.IsInvalidArgument()) << uri << ": " << s.ToString();
+  }
+}
+
+// finding_size_ratio_precision: options are serialized with 6 decimals, so
+// size_ratio=1.0000001 is written to the OPTIONS file as 1.000000. Parsing
+// that fails, but RocksDB 7.8.3's OPTIONS loader drops errors of by-name
+// table options (BlockBasedTableFactory::ParseOption), so the DB reopens
+// with a policy whose size_ratio is 1 and whose plan is left from before.
+TEST(FuzzFindingsTest, OptionsFileKeepsExactValues) {
+  test::TempDir dir;
+  rocksdb::Options options;
+  options.create_if_missing = true;
+  ASSERT_TRUE(
+      Install("id=monkey;size_ratio=1.0000001;bits_per_key=7.0000004", &options)
+          .ok());
+  {
+    rocksdb::DB* db = nullptr;
+    ASSERT_TRUE(rocksdb::DB::Open(options, dir.path(), &db).ok());
+    delete db;
+  }
+  rocksdb::ConfigOptions config;
+  config.ignore_unsupported_options = false;
+  rocksdb::DBOptions db_options;
+  std::vector<rocksdb::ColumnFamilyDescriptor> cfs;
+  const rocksdb::Status s =
+      rocksdb::LoadLatestOptions(config, dir.path(), &db_options, &cfs);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  const auto* table =
+      cfs[0]
+          .options.table_factory->GetOptions<rocksdb::BlockBasedTableOptions>();
+  const auto* monkey = table->filter_policy->CheckedCast<MonkeyFilterPolicy>();
+  ASSERT_NE(monkey, nullptr);
+  EXPECT_EQ(monkey->options().size_ratio, 1.0000001);
+  EXPECT_EQ(monkey->options().bits_per_key, 7.0000004);
+}
+
+}  // namespace
+}  // namespace monkey

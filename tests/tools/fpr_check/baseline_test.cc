@@ -1,0 +1,135 @@
+// Tests of fpr_check's baselines and comparison (tools/fpr_check/baseline.cc).
+#include "tools/fpr_check/baseline.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "tests/test_util.h"
+
+namespace monkey::fpr_check {
+namespace {
+
+LevelResult Level(int level, uint64_t fp, uint64_t trials, uint64_t bytes) {
+  LevelResult l;
+  l.level = level;
+  l.files = 1;
+  l.entries = 1000;
+  l.filter_entries = 1000;
+  l.filter_bytes = bytes;
+  l.bits_per_key = 8.0 * bytes / 1000;
+  l.false_positives = fp;
+  l.useful = trials - fp;
+  l.probes = trials;
+  return l;
+}
+
+Result Sample() {
+  Result r;
+  r.filter_uri = "monkey:7";
+  r.rocksdb_version = "7.8.3";
+  r.levels = {Level(0, 0, 400000, 800), Level(1, 13, 200000, 3000),
+              Level(2, 9500, 200000, 800000)};
+  return r;
+}
+
+TEST(FprCheckBaselineTest, JsonRoundTrips) {
+  const Result r = Sample();
+  Result back;
+  ASSERT_TRUE(FromJson(ToJson(r), &back).ok());
+  EXPECT_EQ(back.filter_uri, "monkey:7");
+  EXPECT_EQ(back.rocksdb_version, "7.8.3");
+  EXPECT_EQ(back.tree.num, r.tree.num);
+  EXPECT_EQ(back.tree.seed, r.tree.seed);
+  ASSERT_EQ(back.levels.size(), 3u);
+  EXPECT_EQ(back.levels[2].false_positives, 9500u);
+  EXPECT_EQ(back.levels[2].filter_bytes, 800000u);
+  EXPECT_EQ(back.filter_bytes_total(), r.filter_bytes_total());
+  EXPECT_TRUE(Compare(r, back, Tolerance()).ok());
+}
+
+TEST(FprCheckBaselineTest, MalformedBaselinesAreInvalidArgument) {
+  Result r;
+  EXPECT_TRUE(FromJson("not json", &r).IsInvalidArgument());
+  EXPECT_TRUE(FromJson("{}", &r).IsInvalidArgument());
+  EXPECT_TRUE(FromJson(R"({"fpr_check_format": 99})", &r).IsInvalidArgument());
+  std::string json = ToJson(Sample());
+  json.replace(json.find("\"useful\""), 8, "\"usefull\"");
+  const rocksdb::Status s = FromJson(json, &r);
+  EXPECT_TRUE(s.IsInvalidArgument());
+  EXPECT_NE(s.ToString().find("useful"), std::string::npos) << s.ToString();
+  EXPECT_TRUE(ReadBaseline("/nonexistent/baseline.json", &r).IsIOError());
+}
+
+// Moves a level's false positives by `sigmas` standard deviations of the
+// two-proportion test and checks where the 4-sigma line falls.
+TEST(FprCheckBaselineTest, FprWithinFourSigmaPassesBeyondFails) {
+  const Result base = Sample();
+  const double p = 9500.0 / 200000;
+  const double sigma = std::sqrt(p * (1 - p) * 2 / 200000);  // approx.
+  for (double moved : {-4.5, -3.5, 3.5, 4.5}) {
+    Result run = base;
+    run.levels[2].false_positives =
+        9500 + static_cast<uint64_t>(std::llround(moved * sigma * 200000));
+    run.levels[2].useful = 200000 - run.levels[2].false_positives;
+    const Comparison cmp = Compare(base, run, Tolerance());
+    const Check& l2 = cmp.checks[2];
+    EXPECT_EQ(l2.what, "L2");
+    EXPECT_NEAR(l2.z, moved, 0.1);
+    EXPECT_EQ(l2.fpr_ok, std::fabs(moved) < 4) << moved;
+    EXPECT_EQ(cmp.ok(), std::fabs(moved) < 4) << moved;
+  }
+}
+
+TEST(FprCheckBaselineTest, FilterBytesWithinOnePercent) {
+  const Result base = Sample();
+  for (double change : {-0.015, -0.009, 0.009, 0.015}) {
+    Result run = base;
+    run.levels[2].filter_bytes =
+        static_cast<uint64_t>(800000 * (1 + change) + 0.5);
+    const Comparison cmp = Compare(base, run, Tolerance());
+    EXPECT_EQ(cmp.checks[2].bytes_ok, std::fabs(change) < 0.01) << change;
+    EXPECT_TRUE(cmp.checks[2].fpr_ok);
+    EXPECT_EQ(cmp.ok(), std::fabs(change) < 0.01) << change;
+  }
+}
+
+TEST(FprCheckBaselineTest, ZeroFalsePositivesOnBothSidesPass) {
+  const Result base = Sample();
+  const Comparison cmp = Compare(base, base, Tolerance());
+  EXPECT_TRUE(cmp.checks[0].ok());
+  EXPECT_EQ(cmp.checks[0].z, 0);
+  // A filter that lets a few through where there were none is still within
+  // the noise of 400000 probes.
+  Result run = base;
+  run.levels[0].false_positives = 2;
+  EXPECT_TRUE(Compare(base, run, Tolerance()).checks[0].fpr_ok);
+  run.levels[0].false_positives = 40;
+  EXPECT_FALSE(Compare(base, run, Tolerance()).checks[0].fpr_ok);
+}
+
+TEST(FprCheckBaselineTest, AMissingLevelFails) {
+  const Result base = Sample();
+  Result run = base;
+  run.levels.pop_back();
+  const Comparison cmp = Compare(base, run, Tolerance());
+  EXPECT_FALSE(cmp.ok());
+  EXPECT_NE(cmp.ToTable().find("level missing from this run"),
+            std::string::npos)
+      << cmp.ToTable();
+}
+
+TEST(FprCheckBaselineTest, TableShowsEachLevelAndTheTotal) {
+  const Result base = Sample();
+  Result run = base;
+  run.levels[1].false_positives = 2000;
+  const std::string table = Compare(base, run, Tolerance()).ToTable();
+  EXPECT_NE(table.find("L0 "), std::string::npos) << table;
+  EXPECT_NE(table.find("L1 "), std::string::npos) << table;
+  EXPECT_NE(table.find("FAIL: FPR"), std::string::npos) << table;
+  EXPECT_NE(table.find("total"), std::string::npos) << table;
+  EXPECT_NE(table.find("4.0 sigma"), std::string::npos) << table;
+}
+
+}  // namespace
+}  // namespace monkey::fpr_check

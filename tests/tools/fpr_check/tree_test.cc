@@ -1,0 +1,144 @@
+// Tests of fpr_check's deterministic tree (tools/fpr_check/tree.cc).
+#include "tools/fpr_check/tree.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <tuple>
+
+#include "monkey/install.h"
+#include "rocksdb/table.h"
+#include "tests/test_util.h"
+#include "tools/fpr_check/baseline.h"
+
+namespace monkey::fpr_check {
+namespace {
+
+TreeSpec Small() {
+  TreeSpec spec;
+  spec.num = 20000;
+  spec.levels = 4;
+  spec.probes = 20000;
+  return spec;
+}
+
+void Quiet(const std::string&) {}
+
+struct Built {
+  Result result;
+  // (level, entries, filter bytes) of every file.
+  std::vector<std::tuple<int, uint64_t, uint64_t>> files;
+};
+
+Built BuildAndMeasure(const TreeSpec& spec, const std::string& uri,
+                      const std::string& path) {
+  rocksdb::Options options;
+  Install(uri, &options);
+  MakeDeterministic(spec, &options);
+  options.max_background_jobs = 4;  // background threads must not matter
+  Built built;
+  rocksdb::Status s = BuildTree(spec, options, path, Quiet);
+  EXPECT_TRUE(s.ok()) << s.ToString();
+  options.create_if_missing = false;
+  options.error_if_exists = false;
+  rocksdb::DB* raw = nullptr;
+  s = rocksdb::DB::Open(options, path, &raw);
+  EXPECT_TRUE(s.ok()) << s.ToString();
+  if (!s.ok()) return built;
+  std::unique_ptr<rocksdb::DB> db(raw);
+  FilterStatsCollector collector;
+  EXPECT_TRUE(ProbeAbsent(spec, db.get(), &collector).ok());
+  FilterReport report;
+  EXPECT_TRUE(BuildFilterReport(db.get(), collector, "test", &report).ok());
+  built.result = FromReport(report, uri, spec);
+  std::vector<rocksdb::LiveFileMetaData> files;
+  db->GetLiveFilesMetaData(&files);
+  rocksdb::TablePropertiesCollection props;
+  EXPECT_TRUE(db->GetPropertiesOfAllTables(&props).ok());
+  for (const auto& f : files) {
+    built.files.emplace_back(f.level, f.num_entries,
+                             props.at(f.db_path + f.name)->filter_size);
+  }
+  std::sort(built.files.begin(), built.files.end());
+  return built;
+}
+
+TEST(FprCheckTreeTest, LevelsHoldTheirShare) {
+  const TreeSpec spec = Small();
+  EXPECT_EQ(spec.KeysAt(3), 20000u);
+  EXPECT_EQ(spec.KeysAt(2), 2000u);
+  EXPECT_EQ(spec.KeysAt(1), 200u);
+  EXPECT_EQ(spec.KeysAt(0), 20u);  // per L0 file
+
+  test::TempDir dir;
+  const Built built = BuildAndMeasure(spec, "bloomfilter:10", dir.Sub("db"));
+  std::map<int, uint64_t> entries, files;
+  for (const auto& [level, n, bytes] : built.files) {
+    entries[level] += n;
+    files[level] += 1;
+  }
+  EXPECT_EQ(entries[3], 20000u);
+  EXPECT_EQ(entries[2], 2000u);
+  EXPECT_EQ(entries[1], 200u);
+  EXPECT_EQ(entries[0], 40u);
+  EXPECT_EQ(files[0], 2u);
+  // An absent probe reaches a file's filter when it falls inside the file's
+  // key range: with n random keys, (n - 1) / (n + 1) of the key space.
+  for (const LevelResult& l : built.result.levels) {
+    const double n = l.level == 0 ? spec.KeysAt(0) : spec.KeysAt(l.level);
+    const double files = l.level == 0 ? spec.l0_files : 1;
+    const double expected = files * spec.probes * (n - 1) / (n + 1);
+    EXPECT_NEAR(l.probes, expected, 0.02 * expected) << "L" << l.level;
+  }
+}
+
+// The same files on the same levels, the same filters and the same false
+// positives in every run.
+TEST(FprCheckTreeTest, TwoRunsAreIdentical) {
+  for (const char* uri : {"monkey:7", "id=monkey;bits_per_key=7;shape=static",
+                          "ribbonfilter:10"}) {
+    SCOPED_TRACE(uri);
+    test::TempDir a, b;
+    const Built first = BuildAndMeasure(Small(), uri, a.Sub("db"));
+    const Built second = BuildAndMeasure(Small(), uri, b.Sub("db"));
+    EXPECT_EQ(first.files, second.files);
+    ASSERT_EQ(first.result.levels.size(), second.result.levels.size());
+    for (size_t i = 0; i < first.result.levels.size(); ++i) {
+      EXPECT_EQ(first.result.levels[i].false_positives,
+                second.result.levels[i].false_positives);
+      EXPECT_EQ(first.result.levels[i].trials(),
+                second.result.levels[i].trials());
+    }
+  }
+}
+
+TEST(FprCheckTreeTest, ADifferentSeedGivesDifferentKeys) {
+  TreeSpec other = Small();
+  other.seed = 302;
+  test::TempDir a, b;
+  const Built first = BuildAndMeasure(Small(), "bloomfilter:10", a.Sub("db"));
+  const Built second = BuildAndMeasure(other, "bloomfilter:10", b.Sub("db"));
+  uint64_t fp_first = 0, fp_second = 0;
+  for (const auto& l : first.result.levels) fp_first += l.false_positives;
+  for (const auto& l : second.result.levels) fp_second += l.false_positives;
+  EXPECT_NE(fp_first, fp_second);
+}
+
+TEST(FprCheckTreeTest, DeterministicOptionsOverrideTheEngines) {
+  rocksdb::Options options;
+  options.num_levels = 0;
+  options.disable_auto_compactions = false;
+  options.compaction_style = rocksdb::kCompactionStyleUniversal;
+  options.wal_dir = "/somewhere/else";
+  MakeDeterministic(Small(), &options);
+  EXPECT_EQ(options.num_levels, 4);
+  EXPECT_TRUE(options.disable_auto_compactions);
+  EXPECT_EQ(options.compaction_style, rocksdb::kCompactionStyleLevel);
+  EXPECT_TRUE(options.wal_dir.empty());
+  options.num_levels = 7;  // an engine's own setting is kept
+  MakeDeterministic(Small(), &options);
+  EXPECT_EQ(options.num_levels, 7);
+}
+
+}  // namespace
+}  // namespace monkey::fpr_check
