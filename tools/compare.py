@@ -104,6 +104,57 @@ def parse_config(spec):
             "flags": shlex.split(rest)}
 
 
+def with_builds(configs, also):
+    """Every configuration once more for each 'LABEL=PATH' of
+    --also_db_bench, right after it (so that the rounds measure the two
+    builds back to back), labelled CONFIG@LABEL."""
+    builds = []
+    for spec in also:
+        label, sep, path = spec.partition("=")
+        if not sep or not label or not path:
+            sys.exit(f"compare: --also_db_bench wants LABEL=PATH, got '{spec}'")
+        builds.append((label, path))
+    out = []
+    for c in configs:
+        out.append(c)
+        for label, path in builds:
+            out.append(dict(c, label=f"{c['label']}@{label}", db_bench=path,
+                            build=label, base_label=c["label"]))
+    return out
+
+
+def builds_table(results):
+    """Each --also_db_bench build against --db_bench, configuration by
+    configuration: its ops/s as a ratio, and both sum FPRs (the filters and
+    so the FPRs must not depend on the build)."""
+    lines = []
+    for r in results:
+        build = r["config"].get("build")
+        if not build:
+            continue
+        base = next((b for b in results if b["num"] == r["num"]
+                     and b["config"]["label"] == r["config"]["base_label"]),
+                    None)
+        if base is None:
+            continue
+        if not lines:
+            lines.append("build comparison: ops/s of CONFIG@BUILD over "
+                         "--db_bench's, and sum FPR of each")
+        mine, theirs = summarize(r), summarize(base)
+        cells = []
+        for b in r["benchmarks"]:
+            if b.get("phase") != "measure":
+                continue
+            key = f"{b['benchmark']}_ops_per_sec"
+            if mine.get(key) and theirs.get(key):
+                cells.append(f"{b['benchmark']} {mine[key] / theirs[key]:.2f}x")
+        lines.append(
+            f"  {r['num']:,} keys {r['config']['label']}: " + ", ".join(cells)
+            + f"; sum FPR {fmt_pct(theirs['sum_fpr'])} -> "
+            f"{fmt_pct(mine['sum_fpr'])}")
+    return "\n".join(lines)
+
+
 def percentile(buckets, p):
     """RocksDB's HistogramStat::Percentile over printed buckets."""
     total = sum(count for _, _, count in buckets)
@@ -168,8 +219,9 @@ class Runner:
         self.step = 0
         self.steps = 0
 
-    def run_db_bench(self, name, flags, log_path, expect_ops=None):
-        cmd = [self.db_bench] + flags
+    def run_db_bench(self, name, flags, log_path, expect_ops=None,
+                     db_bench=None):
+        cmd = [db_bench or self.db_bench] + flags
         self.step += 1
         log(f"[{self.step}/{self.steps}] {name}")
         log("    " + " ".join(shlex.quote(c) for c in cmd))
@@ -580,6 +632,12 @@ def main():
                                  formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--db_bench", help="patched db_bench (required unless "
                     "--replot)")
+    ap.add_argument("--also_db_bench", action="append", default=[],
+                    metavar="LABEL=PATH",
+                    help="run every configuration with this db_bench too, "
+                         "as CONFIG@LABEL (e.g. release=a Release fork's "
+                         "db_bench, tools/build_rocksdb_fork.sh), and compare "
+                         "its ops/s and sum FPR with --db_bench's")
     ap.add_argument("--preset", choices=sorted(PRESETS), default="default")
     ap.add_argument("--config", action="append", default=[],
                     metavar="SPEC",
@@ -612,6 +670,8 @@ def main():
             saved = json.load(f)
         results = saved["results"]
         log(print_table(results, saved["meta"]["preset"]))
+        if builds_table(results):
+            log("\n" + builds_table(results))
         log("")
         for v in checks(results):
             log(v)
@@ -622,7 +682,9 @@ def main():
     if not args.db_bench:
         ap.error("--db_bench is required")
     preset = PRESETS[args.preset]
-    configs = [parse_config(c) for c in (args.config or preset["configs"])]
+    configs = with_builds(
+        [parse_config(c) for c in (args.config or preset["configs"])],
+        args.also_db_bench)
     sizes = args.num or preset["sizes"]
     reads = args.reads or preset["reads"]
     if args.repeat is None:
@@ -678,7 +740,7 @@ def main():
                     what += f" (round {rnd + 1} of {args.repeat})"
                 text, cmd, _ = runner.run_db_bench(
                     what, result["base"] + flags + config["flags"], log_path,
-                    ops)
+                    ops, config.get("db_bench"))
                 benchmarks, reports, plan = parse_output(text)
                 for b in benchmarks:
                     b["phase"] = phase
@@ -698,6 +760,8 @@ def main():
 
     meta["uptime_end"] = uptime()
     table = print_table(results, args.preset)
+    if builds_table(results):
+        table += "\n\n" + builds_table(results)
     verdicts = checks(results)
     log("")
     log(table)

@@ -6,6 +6,7 @@
 #
 #   tools/compare.sh [--preset=default|tdstore|scale] [--config=SPEC ...]
 #                    [--num=N] [--reads=N] [--threads=N] [--keep_db]
+#                    [--also_db_bench=LABEL=PATH]  (another build, side by side)
 #   tools/compare.sh --help
 #
 # SPEC is 'LABEL=FILTER_URI [db_bench flags]' or 'FILTER_URI', for example

@@ -135,12 +135,31 @@ upstream=${version%%-*}
 # Debian packages may carry an epoch ("1:7.8.3-2"); the tree never does.
 upstream=${upstream#*:}
 
+# Some mirrors serve a source package's upstream tarball but not its .dsc or
+# Debian part (trixie's rocksdb 9.10.0 here). Then unpack the tarball that
+# apt fetched, checked against the SHA256 of the suite's signed index, and say
+# that Debian's patches are missing.
+unpack_upstream_tarball() {
+  # (apt lists only files not yet in the current directory)
+  line=$(cd / && apt-get source --print-uris -qq "rocksdb=$version" |
+    awk '$2 ~ /\.orig\.tar\./ { print $2, $4 }')
+  orig=${line% *} sum=${line#*SHA256:}
+  [ -n "$line" ] && [ -f "$dest/$orig" ] || return 1
+  [ "$(sha256sum "$dest/$orig" | cut -d' ' -f1)" = "$sum" ] ||
+    die "$dest/$orig does not match the SHA256 in apt's index"
+  echo "fetch_rocksdb_source: warning: no .dsc for rocksdb $version here;" \
+    "unpacking the checked upstream tarball $orig without Debian's patches" >&2
+  mkdir -p "$tree"
+  tar -xf "$dest/$orig" -C "$tree" --strip-components=1
+}
+
 mkdir -p "$dest"
 dest=$(cd "$dest" && pwd)
 tree=$dest/rocksdb-$upstream
 if [ ! -f "$tree/include/rocksdb/version.h" ]; then
   echo "fetch_rocksdb_source: apt-get source rocksdb=$version into $dest" >&2
   (cd "$dest" && apt-get source -qq "rocksdb=$version" >&2) ||
+    unpack_upstream_tarball ||
     die "apt-get source rocksdb=$version failed"
   [ -f "$tree/include/rocksdb/version.h" ] ||
     die "apt-get source did not unpack $tree"

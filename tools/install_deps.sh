@@ -8,6 +8,8 @@ packages="cmake make g++ pkg-config librocksdb-dev libgflags-dev libgtest-dev
 packages="$packages dpkg-dev patch python3 gnuplot-nox"
 # The fuzzers: clang, with libFuzzer and clang's sanitizer runtimes.
 packages="$packages clang libclang-rt-14-dev"
+# Debian's stock db_bench, for the LD_PRELOAD drop-in's test.
+packages="$packages rocksdb-tools"
 missing=""
 for p in $packages; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

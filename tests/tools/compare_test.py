@@ -123,6 +123,26 @@ class CompareTest(unittest.TestCase):
         self.assertIn("5.000%", table)
         self.assertIn("readmissing P95 us", table)
 
+    def test_builds_are_crossed_and_compared(self):
+        configs = compare.with_builds(
+            [compare.parse_config("none"), compare.parse_config("monkey:7")],
+            ["release=/fork/db_bench"])
+        self.assertEqual([c["label"] for c in configs],
+                         ["none", "none@release", "monkey:7",
+                          "monkey:7@release"])
+        self.assertEqual(configs[3]["db_bench"], "/fork/db_bench")
+        self.assertEqual(configs[3]["filter_uri"], "monkey:7")
+        self.assertNotIn("db_bench", configs[2])
+        quick = result("monkey:7", 1000, 0.05, 0.05, 100)
+        release = result("monkey:7", 1000, 0.051, 0.05, 100)
+        release["config"] = configs[3]
+        for r, ops in ((quick, 100), (release, 135)):
+            r["benchmarks"][0].update(phase="measure", ops_per_sec=ops)
+        table = compare.builds_table([quick, release])
+        self.assertIn("monkey:7@release: readmissing 1.35x", table)
+        self.assertIn("sum FPR 5.000% -> 5.100%", table)
+        self.assertEqual(compare.builds_table([quick]), "")
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -1,0 +1,198 @@
+#!/bin/sh
+# Builds a Release RocksDB with Monkey compiled in as a RocksDB plugin
+# (ROCKSDB_PLUGINS=monkey) and the patched db_bench, and installs both into a
+# prefix: what an engine that links its own RocksDB fork does.
+#
+# Usage: tools/build_rocksdb_fork.sh [--dry-run] [VERSION] [PREFIX]
+#   --dry-run  only get the source, link the plugin in and apply the patch
+#            series, then stop: the CI check that the series still applies
+#   VERSION  7.8.3 (default; Debian 12's source package) or 9.10.0 (the
+#            source package of Debian's next release, trixie)
+#   PREFIX   install prefix (default: build-fork/rocksdb-VERSION/install)
+# Environment:
+#   ROCKSDB_SRC=path       build this RocksDB tree instead (an engine's fork;
+#                          it is copied, never modified); VERSION is then read
+#                          from its include/rocksdb/version.h
+#   ROCKSDB_SOURCE_CACHE=dir  where Debian's source packages are unpacked
+#                          once (default: build-fork/sources)
+#   DB_BENCH_PATCHES=dir   the db_bench patch series to apply (a directory
+#                          with a `series` file; default
+#                          db_bench_patches/rocksdb-VERSION), or `none`
+#   FORK_WORKDIR=dir       sources, build tree and logs (default
+#                          build-fork/rocksdb-VERSION)
+#   JOBS=n                 parallel compile jobs (default: all cores)
+#
+# The build is the static librocksdb (what engines link) and db_bench, in
+# Release: -O2 -DNDEBUG (assertions off, unlike Debian's
+# library), PORTABLE and with RTTI like Debian's (RocksDB's CMake drops RTTI
+# from Release builds by default, and code that links the library then misses
+# its typeinfo), with gflags, snappy, lz4 and zstd. ccache is used when
+# installed (RocksDB's CMake picks it up). Every step logs to
+# FORK_WORKDIR/logs/<step>.log; a failing step names itself and shows why.
+# The last line printed is the path of the installed db_bench.
+set -eu
+repo=$(cd "$(dirname "$0")/.." && pwd)
+me=build_rocksdb_fork
+dry_run=0
+if [ "${1:-}" = --dry-run ]; then
+  dry_run=1
+  shift
+fi
+version=${1:-7.8.3}
+jobs=${JOBS:-$(nproc)}
+start=$(date +%s)
+
+say() { printf '%s: %s\n' "$me" "$*" >&2; }
+die() { say "$*"; exit 1; }
+elapsed() { echo "$(($(date +%s) - start))s"; }
+version_of() { # RocksDB tree -> its version, from include/rocksdb/version.h
+  awk '/^#define ROCKSDB_(MAJOR|MINOR|PATCH) / { v = v sep $3; sep = "." }
+       END { print v }' "$1/include/rocksdb/version.h"
+}
+
+# step NAME WHY-IF-IT-FAILS COMMAND...: runs COMMAND with its output in
+# logs/NAME.log; on failure says which step failed, why, and the log's tail.
+# Long steps print a progress line (the build's last percentage) every 30 s.
+step() {
+  name=$1 why=$2
+  shift 2
+  log="$work/logs/$name.log"
+  say "[$name] $(elapsed)"
+  "$@" >"$log" 2>&1 &
+  pid=$!
+  n=0
+  while kill -0 "$pid" 2>/dev/null; do
+    sleep 1
+    n=$((n + 1))
+    if [ $((n % 30)) -eq 0 ]; then
+      pct=$(grep -o '^\[ *[0-9]*%\]' "$log" | tail -n 1 || true)
+      say "[$name] running, $(elapsed) ${pct:+build $pct}"
+    fi
+  done
+  if ! wait "$pid"; then
+    say "step '$name' FAILED: $why"
+    say "last lines of $log:"
+    tail -n 25 "$log" >&2
+    exit 1
+  fi
+}
+
+# --- Which source ----------------------------------------------------------
+if [ -n "${ROCKSDB_SRC:-}" ]; then
+  [ -f "$ROCKSDB_SRC/include/rocksdb/version.h" ] ||
+    die "step 'source' FAILED: ROCKSDB_SRC=$ROCKSDB_SRC is not a RocksDB tree (no include/rocksdb/version.h)"
+  version=$(version_of "$ROCKSDB_SRC")
+  [ $# -ge 1 ] && [ "$1" != "$version" ] &&
+    die "step 'source' FAILED: ROCKSDB_SRC is RocksDB $version, not $1"
+else
+  case $version in
+    7.8.3) suite=bookworm ;;
+    9.10.0) suite=trixie ;;
+    *) die "step 'source' FAILED: no Debian source package for RocksDB '$version' (use 7.8.3, 9.10.0 or ROCKSDB_SRC=path)" ;;
+  esac
+fi
+work=${FORK_WORKDIR:-$repo/build-fork/rocksdb-$version}
+prefix=${2:-$work/install}
+mkdir -p "$work/logs"
+work=$(cd "$work" && pwd)
+case $prefix in /*) ;; *) prefix=$(pwd)/$prefix ;; esac
+patches=${DB_BENCH_PATCHES:-$repo/db_bench_patches/rocksdb-$version}
+if [ "$patches" != none ] && [ ! -f "$patches/series" ]; then
+  die "step 'patches' FAILED: no db_bench patch series for RocksDB $version at $patches (set DB_BENCH_PATCHES=dir, or DB_BENCH_PATCHES=none for stock db_bench)"
+fi
+say "RocksDB $version -> $prefix (work: $work, $jobs jobs)"
+
+step deps "could not install the build's Debian packages" \
+  "$repo/tools/install_deps.sh"
+
+# Debian's source is unpacked once into the cache and kept pristine; every
+# run builds a fresh copy, so the patch series always applies to pristine
+# files (ccache keeps the rebuild cheap).
+pristine=${ROCKSDB_SRC:-}
+if [ -z "$pristine" ]; then
+  cache=${ROCKSDB_SOURCE_CACHE:-$repo/build-fork/sources}
+  step fetch "could not get rocksdb $version from Debian's $suite source package" \
+    "$repo/tools/fetch_rocksdb_source.sh" "$suite" "$cache/$suite"
+  grep 'warning' "$work/logs/fetch.log" >&2 || true
+  pristine=$(tail -n 1 "$work/logs/fetch.log")
+  got=$(version_of "$pristine")
+  [ "$got" = "$version" ] ||
+    die "step 'fetch' FAILED: Debian's $suite has RocksDB $got, not $version"
+fi
+src=$work/src
+rm -rf "$src"
+step source "could not copy $pristine to $src" cp -a "$pristine/." "$src/"
+rm -rf "$src/.git"
+
+# --- Link the plugin in and patch db_bench ---------------------------------
+[ -e "$src/plugin/monkey" ] &&
+  die "step 'plugin' FAILED: $src/plugin/monkey already exists in the source"
+ln -s "$repo" "$src/plugin/monkey"
+
+apply_series() {
+  while read -r p; do
+    case $p in '' | '#'*) continue ;; esac
+    echo "applying $p"
+    patch -d "$src" -p1 -F0 --forward --batch --no-backup-if-mismatch \
+      <"$patches/$p" || {
+      echo "patch $patches/$p does not apply to RocksDB $version"
+      return 1
+    }
+  done <"$patches/series"
+}
+if [ "$patches" != none ]; then
+  step patches "the db_bench patch series $patches does not apply (see which patch and hunk below)" \
+    apply_series
+fi
+
+if [ $dry_run = 1 ]; then
+  n=$(grep -c -v -E '^(#|$)' "$patches/series" 2>/dev/null || true)
+  say "dry run done in $(elapsed): ${n:-no} patch(es) of $patches apply to RocksDB $version"
+  exit 0
+fi
+
+# --- Configure, build, install ---------------------------------------------
+build=$work/build
+step configure "RocksDB's CMake configuration failed (a missing -dev package?)" \
+  cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release \
+  "-DCMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG" "-DCMAKE_C_FLAGS_RELEASE=-O2 -DNDEBUG" \
+  -DROCKSDB_PLUGINS=monkey -DPORTABLE=ON -DFAIL_ON_WARNINGS=OFF -DUSE_RTTI=ON \
+  -DWITH_GFLAGS=ON -DWITH_SNAPPY=ON -DWITH_LZ4=ON -DWITH_ZSTD=ON \
+  -DWITH_TESTS=OFF -DWITH_BENCHMARK_TOOLS=ON -DWITH_CORE_TOOLS=OFF \
+  -DWITH_TOOLS=OFF -DWITH_TRACE_TOOLS=OFF -DROCKSDB_BUILD_SHARED=OFF
+grep -q 'PLUGIN monkey' "$work/logs/configure.log" ||
+  die "step 'configure' FAILED: RocksDB's CMake did not pick up plugin/monkey"
+command -v ccache >/dev/null && say "ccache: $(command -v ccache)"
+
+step build "compiling RocksDB with the plugin failed" \
+  cmake --build "$build" -j"$jobs" --target rocksdb db_bench
+step install "could not install into $prefix" \
+  cmake --install "$build" --prefix "$prefix"
+install -d "$prefix/bin"
+install -m 755 "$build/db_bench" "$prefix/bin/db_bench"
+
+# The plugin is in when the library knows `monkey` with no registration
+# call: a DB made from an OPTIONS file naming it records the Monkey policy
+# (an unknown id would silently become no filter).
+verify() {
+  rm -rf "$work/verify" && mkdir -p "$work/verify"
+  cat >"$work/verify/OPTIONS" <<EOF
+[Version]
+  rocksdb_version=$version
+  options_file_version=1.1
+[DBOptions]
+  create_if_missing=true
+[CFOptions "default"]
+[TableOptions/BlockBasedTable "default"]
+  filter_policy=monkey:7
+EOF
+  "$prefix/bin/db_bench" --benchmarks=fillrandom --num=1000 \
+    --options_file="$work/verify/OPTIONS" --db="$work/verify/db" &&
+    grep -l 'id=monkey' "$work"/verify/db/OPTIONS-* &&
+    ls "$prefix"/include/rocksdb/plugin/monkey/install.h &&
+    rm -rf "$work/verify"
+}
+step verify "the installed db_bench does not know the filter policy 'monkey', or the plugin's headers are not installed (plugin not built in?)" \
+  verify
+say "done in $(elapsed): Release RocksDB $version with monkey in $prefix"
+echo "$prefix/bin/db_bench"
