@@ -8,6 +8,7 @@
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/table.h"
 #include "table/shape_listener.h"
+#include "table/status_message.h"
 
 namespace monkey {
 
@@ -40,7 +41,7 @@ ROCKSDB_NAMESPACE::Status Install(const std::string& filter_uri,
       config, filter_uri, &table.filter_policy);
   if (!s.ok()) {
     return Status::InvalidArgument("filter_uri '" + filter_uri + "'",
-                                   s.ToString());
+                                   StatusMessage(s));
   }
   options->table_factory.reset(
       ROCKSDB_NAMESPACE::NewBlockBasedTableFactory(table));

@@ -12,6 +12,7 @@
 #include "rocksdb/convenience.h"
 #include "rocksdb/env.h"
 #include "rocksdb/utilities/options_type.h"
+#include "table/status_message.h"
 #include "util/filter_fpr_model.h"
 #include "util/monkey_bpk.h"
 #include "util/plan_format.h"
@@ -442,7 +443,7 @@ extern "C" int RegisterMonkeyFilterPolicy(
           ROCKSDB_NAMESPACE::Status s = policy->ConfigureFromMap(
               config, {{"bits_per_key", uri.substr(colon + 1)}});
           if (!s.ok()) {
-            *errmsg = s.ToString();
+            *errmsg = monkey::StatusMessage(s);  // RocksDB adds the code
             return nullptr;
           }
         }

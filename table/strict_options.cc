@@ -6,6 +6,7 @@
 #include "rocksdb/convenience.h"
 #include "rocksdb/table.h"
 #include "rocksdb/utilities/options_util.h"
+#include "table/status_message.h"
 
 namespace monkey {
 namespace {
@@ -73,7 +74,7 @@ ROCKSDB_NAMESPACE::Status LoadOptionsFromFileStrict(
       return Status::InvalidArgument("filter_policy '" + value +
                                          "' of column family '" +
                                          column_family + "' in " + path,
-                                     s.ToString());
+                                     StatusMessage(s));
     }
   }
   return Status::OK();

@@ -745,7 +745,10 @@ def main():
                 for b in benchmarks:
                     b["phase"] = phase
                 result["commands"].append(cmd)
-                result["plan"] = result["plan"] or plan
+                # The latest header: a live plan is printed for the shape
+                # the DB opened with, so the measure phase's is the one that
+                # goes with its report.
+                result["plan"] = plan or result["plan"]
                 if phase == "load":
                     result["benchmarks"] += benchmarks
                 else:

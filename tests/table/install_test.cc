@@ -40,6 +40,9 @@ TEST(InstallTest, BadUriIsInvalidArgumentNamingIt) {
     const rocksdb::Status s = Install(uri, &options);
     EXPECT_TRUE(s.IsInvalidArgument()) << uri << ": " << s.ToString();
     EXPECT_NE(s.ToString().find(uri), std::string::npos) << s.ToString();
+    // Each layer adds context, not another "Invalid argument: ".
+    const std::string text = s.ToString();
+    EXPECT_EQ(text.find("Invalid argument", 1), std::string::npos) << text;
   }
 }
 
