@@ -18,6 +18,7 @@
 #include "rocksdb/db.h"
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/statistics.h"
+#include "tests/small_tree_options.h"
 
 namespace monkey::test {
 

@@ -13,6 +13,7 @@
 #include "rocksdb/table.h"
 #include "tests/reliability/crash_load.h"
 #include "tests/reliability/creation_level.h"
+#include "tests/small_tree_options.h"
 
 int main(int argc, char** argv) {
   if (argc != 4) {
@@ -26,15 +27,9 @@ int main(int argc, char** argv) {
 
   // A small tree that flushes and compacts every few hundred keys, so that
   // kills land in flushes, compactions and OPTIONS-file writes too.
-  rocksdb::Options options;
-  options.create_if_missing = true;
-  options.compression = rocksdb::kNoCompression;
-  options.write_buffer_size = 64 << 10;
-  options.target_file_size_base = 64 << 10;
-  options.max_bytes_for_level_base = 256 << 10;
-  options.num_levels = 5;
-  options.level_compaction_dynamic_level_bytes = true;
-  options.max_background_jobs = 2;
+  rocksdb::Options options = monkey::test::SmallTreeOptions(
+      /*write_buffer_kib=*/64, /*target_file_kib=*/64, /*level_base_kib=*/256,
+      /*dynamic_level_bytes=*/true);
   options.table_properties_collector_factories.push_back(
       std::make_shared<monkey::test::CreationLevelCollectorFactory>());
   rocksdb::Status s = monkey::Install(filter_uri, &options);

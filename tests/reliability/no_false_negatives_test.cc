@@ -89,14 +89,9 @@ class NoFalseNegativesTest : public ::testing::TestWithParam<Config> {
     // kCases * kKeysPerCase distinct keys.
     base_ = static_cast<uint64_t>(CaseIndex()) * 2 * kKeysPerCase;
 
-    options_.create_if_missing = true;
-    options_.compression = rocksdb::kNoCompression;
-    options_.write_buffer_size = 64 << 10;
-    options_.target_file_size_base = 64 << 10;
-    options_.max_bytes_for_level_base = 256 << 10;
-    options_.num_levels = 5;
-    options_.level_compaction_dynamic_level_bytes = dynamic;
-    options_.max_background_jobs = 2;
+    options_ = test::SmallTreeOptions(/*write_buffer_kib=*/64,
+                                      /*target_file_kib=*/64,
+                                      /*level_base_kib=*/256, dynamic);
     options_.statistics = rocksdb::CreateDBStatistics();
     options_.table_properties_collector_factories.push_back(
         std::make_shared<test::CreationLevelCollectorFactory>());

@@ -187,15 +187,9 @@ class CreationLevels : public rocksdb::EventListener {
 };
 
 rocksdb::Options TreeOptions(const std::string& filter_uri) {
-  rocksdb::Options options;
-  options.create_if_missing = true;
-  options.compression = rocksdb::kNoCompression;
-  options.write_buffer_size = 256 << 10;
-  options.target_file_size_base = 64 << 10;
-  options.max_bytes_for_level_base = 128 << 10;
-  options.level_compaction_dynamic_level_bytes = true;
-  options.num_levels = 5;
-  options.max_background_jobs = 2;
+  rocksdb::Options options = test::SmallTreeOptions(
+      /*write_buffer_kib=*/256, /*target_file_kib=*/64, /*level_base_kib=*/128,
+      /*dynamic_level_bytes=*/true);
   options.statistics = rocksdb::CreateDBStatistics();
   rocksdb::BlockBasedTableOptions table;
   if (!filter_uri.empty()) table.filter_policy = PolicyOrDie(filter_uri);

@@ -23,15 +23,10 @@ namespace {
 using test::Key;
 
 rocksdb::Options YoungTreeOptions(const std::string& filter_uri) {
-  rocksdb::Options options;
-  options.create_if_missing = true;
-  options.compression = rocksdb::kNoCompression;
-  options.write_buffer_size = 256 << 10;
-  options.target_file_size_base = 128 << 10;
-  options.max_bytes_for_level_base = 512 << 10;
-  options.level_compaction_dynamic_level_bytes = false;
+  rocksdb::Options options = test::SmallTreeOptions(
+      /*write_buffer_kib=*/256, /*target_file_kib=*/128,
+      /*level_base_kib=*/512, /*dynamic_level_bytes=*/false);
   options.num_levels = 7;
-  options.max_background_jobs = 2;
   EXPECT_TRUE(Install(filter_uri, &options).ok()) << filter_uri;
   return options;
 }
