@@ -86,10 +86,14 @@ void ShapeListener::NoteL0Fate(const rocksdb::CompactionJobInfo& info) {
   for (const auto& in : info.input_file_infos) {
     moved &= outputs.count(in.file_number) > 0;
   }
+  // RocksDB fills input_files (paths) and input_file_infos in the same
+  // order; without a path or its properties, a file counts as one key.
   double l0_keys = 0;
   for (size_t i = 0; i < info.input_file_infos.size(); ++i) {
     if (info.input_file_infos[i].level != 0) continue;
-    auto props = info.table_properties.find(info.input_files[i]);
+    auto props = i < info.input_files.size()
+                     ? info.table_properties.find(info.input_files[i])
+                     : info.table_properties.end();
     l0_keys += props == info.table_properties.end()
                    ? 1.0
                    : static_cast<double>(props->second->num_entries);
