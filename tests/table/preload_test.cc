@@ -56,13 +56,14 @@ std::string WriteOptionsFile(const test::TempDir& dir) {
 int RunStockDbBench(const std::string& preload, const std::string& options,
                     const std::string& db, const std::string& log) {
   std::ostringstream cmd;
-#ifdef MONKEY_ASAN_RUNTIME
-  // The ASan runtime must come first. Leak checking stays off in db_bench:
-  // uninstrumented RocksDB keeps process-lifetime caches it never frees, and
-  // our own code is leak-checked by every other test of this build.
+#ifdef MONKEY_SANITIZER_RUNTIME
+  // The sanitizer's runtime must come first. ASan's leak checking stays off
+  // in db_bench: uninstrumented RocksDB keeps process-lifetime caches it
+  // never frees, and our own code is leak-checked by every other test of
+  // this build.
   if (!preload.empty()) {
-    cmd << "ASAN_OPTIONS=detect_leaks=0 LD_PRELOAD='" << MONKEY_ASAN_RUNTIME
-        << " " << preload << "' ";
+    cmd << "ASAN_OPTIONS=detect_leaks=0 LD_PRELOAD='"
+        << MONKEY_SANITIZER_RUNTIME << " " << preload << "' ";
   }
 #else
   if (!preload.empty()) cmd << "LD_PRELOAD='" << preload << "' ";
