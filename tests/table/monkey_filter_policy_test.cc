@@ -6,8 +6,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <map>
-#include <mutex>
 #include <numeric>
 #include <random>
 #include <set>
@@ -15,11 +13,11 @@
 
 #include "monkey/install.h"
 #include "rocksdb/db.h"
-#include "rocksdb/listener.h"
 #include "rocksdb/sst_file_reader.h"
 #include "rocksdb/sst_file_writer.h"
 #include "rocksdb/table.h"
 #include "rocksdb/utilities/options_util.h"
+#include "tests/reliability/creation_level.h"
 #include "tests/test_util.h"
 
 namespace monkey {
@@ -154,38 +152,6 @@ TEST(MonkeyFilterPolicyTest, LevelsFollowTheStaticPlan) {
   EXPECT_NE(skip.PlanToString(7).find("none"), std::string::npos);
 }
 
-// Records the level each SST was built for. A trivial move keeps the file
-// (and its filter) under a new level, so moved files keep their first level.
-class CreationLevels : public rocksdb::EventListener {
- public:
-  void OnFlushCompleted(rocksdb::DB*,
-                        const rocksdb::FlushJobInfo& info) override {
-    std::lock_guard<std::mutex> lock(mu_);
-    level_.emplace(Name(info.file_path), 0);
-  }
-  void OnCompactionCompleted(rocksdb::DB*,
-                             const rocksdb::CompactionJobInfo& info) override {
-    std::lock_guard<std::mutex> lock(mu_);
-    std::set<std::string> inputs;
-    for (const auto& f : info.input_files) inputs.insert(Name(f));
-    for (const auto& f : info.output_files) {
-      if (!inputs.count(Name(f))) level_.emplace(Name(f), info.output_level);
-    }
-  }
-  int LevelOf(const std::string& path) {
-    std::lock_guard<std::mutex> lock(mu_);
-    auto it = level_.find(Name(path));
-    return it == level_.end() ? -100 : it->second;
-  }
-
- private:
-  static std::string Name(const std::string& path) {
-    return path.substr(path.rfind('/') + 1);
-  }
-  std::mutex mu_;
-  std::map<std::string, int> level_;
-};
-
 rocksdb::Options TreeOptions(const std::string& filter_uri) {
   rocksdb::Options options = test::SmallTreeOptions(
       /*write_buffer_kib=*/256, /*target_file_kib=*/64, /*level_base_kib=*/128,
@@ -236,8 +202,10 @@ uint64_t ProbeAbsent(rocksdb::DB* db, rocksdb::Statistics* stats) {
 TEST(MonkeyFilterPolicyTest, EachSstGetsItsLevelsPlan) {
   test::TempDir dir;
   rocksdb::Options options = TreeOptions("monkey:10");
-  auto levels = std::make_shared<CreationLevels>();
-  options.listeners.push_back(levels);
+  // Each SST records the level it was built for; a trivially moved file
+  // keeps its filter, and that level, under a new one.
+  options.table_properties_collector_factories.push_back(
+      std::make_shared<test::CreationLevelCollectorFactory>());
   auto db = test::OpenOrDie(options, dir.path());
   // Which levels hold files when compactions stop depends on timing; grow
   // the tree until at least three do.
@@ -265,9 +233,9 @@ TEST(MonkeyFilterPolicyTest, EachSstGetsItsLevelsPlan) {
   for (const auto& file : files) {
     live_levels.insert(file.level);
     const std::string path = file.db_path + file.name;
-    const int created = levels->LevelOf(path);
-    ASSERT_GE(created, 0) << path << " has no recorded creation level";
     const auto& p = props.at(path);
+    const int created = test::CreationLevel(*p);
+    ASSERT_GE(created, 0) << path << " has no recorded creation level";
     const int millibits = policy.MillibitsForLevel(created, options.num_levels);
     EXPECT_EQ(p->filter_size, BloomFilterBytes(p->num_entries, millibits))
         << path << " built for L" << created << " with " << p->num_entries
