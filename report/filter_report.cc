@@ -14,6 +14,7 @@
 #include "rocksdb/table.h"
 #include "rocksdb/table_properties.h"
 #include "util/filter_fpr_model.h"
+#include "util/key_range.h"
 
 namespace monkey {
 namespace {
@@ -71,30 +72,13 @@ uint64_t MapValue(const std::map<std::string, std::string>& map,
   return it == map.end() ? 0 : std::strtoull(it->second.c_str(), nullptr, 10);
 }
 
-// Where a user key lies in [0, 1): the 8 bytes after `skip` bytes (the
-// prefix all keys of the level share), as a base-256 fraction.
-double KeyPosition(const std::string& key, size_t skip) {
-  double position = 0;
-  double scale = 1.0 / 256;
-  for (size_t i = skip; i < key.size() && i < skip + 8; ++i) {
-    position += static_cast<unsigned char>(key[i]) * scale;
-    scale /= 256;
-  }
-  return position;
-}
-
 size_t CommonPrefix(const std::vector<rocksdb::SstFileMetaData>& files) {
-  if (files.empty()) return 0;
-  const std::string& first = files.front().smallestkey;
-  size_t n = first.size();
+  std::vector<std::string_view> keys;
   for (const rocksdb::SstFileMetaData& f : files) {
-    for (const std::string* key : {&f.smallestkey, &f.largestkey}) {
-      size_t i = 0;
-      while (i < n && i < key->size() && (*key)[i] == first[i]) ++i;
-      n = i;
-    }
+    keys.push_back(f.smallestkey);
+    keys.push_back(f.largestkey);
   }
-  return n;
+  return CommonPrefixLength(keys);
 }
 
 // The model, averaged over a level's files by the key range each covers: a

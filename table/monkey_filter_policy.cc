@@ -89,15 +89,9 @@ FilterChoice ChoiceOf(const MonkeyOptions& options) {
 }
 
 // The average budget, for files whose level is unknown or outside the plan.
-// RocksDB's rounding: below 0.5 bit no filter, 0.5..1 builds 1 bit.
 int AverageMillibits(const MonkeyOptions& options, int level) {
-  const int millibits =
-      static_cast<int>(options.bits_per_key * 1000.0 + 0.500001);
-  if (millibits < 500) return 0;
-  const FprModel model = ModelForLevel(ChoiceOf(options), level);
-  return std::clamp(millibits,
-                    static_cast<int>(std::ceil(model.min_bits() * 1000)),
-                    static_cast<int>(model.max_bits() * 1000));
+  return BuildableMillibits(options.bits_per_key,
+                            ModelForLevel(ChoiceOf(options), level));
 }
 
 }  // namespace
@@ -221,16 +215,16 @@ MonkeyFilterPolicy::LivePlansOf(const std::string& column_family) const {
   return it == live_plans_.end() ? nullptr : it->second;
 }
 
-void MonkeyFilterPolicy::UpdateLiveShape(const std::string& column_family,
-                                         const std::vector<LiveLevel>& levels,
-                                         double l0_moved_share) const {
+void MonkeyFilterPolicy::UpdateLiveShape(
+    const std::string& column_family,
+    const std::vector<LiveLevel>& levels) const {
   if (options_.shape != "live") return;
   LivePlanOptions live_options;
   live_options.bits_per_key = options_.bits_per_key;
   live_options.last_level_filter = options_.last_level_filter;
   live_options.filter = ChoiceOf(options_);
   LivePlan live;
-  const bool usable = PlanLiveTree(levels, l0_moved_share, live_options, &live);
+  const bool usable = PlanLiveTree(levels, live_options, &live);
   auto plans = std::make_shared<LevelPlans>();
   plans->live = true;
   plans->reported = levels;
@@ -324,7 +318,9 @@ std::string MonkeyFilterPolicy::PlanToString(
   std::string header = "monkey plan (" +
                        std::string(plans->live ? "live" : "static") +
                        " shape): " + budget;
-  if (plans->bits_per_key != options_.bits_per_key) {
+  // The live plan moves its price when the filters already built stray
+  // from the budget (util/live_plan.h); say so when it does.
+  if (std::fabs(plans->bits_per_key / options_.bits_per_key - 1) > 0.005) {
     snprintf(budget, sizeof(budget), " (new files %.3f, to hold it)",
              plans->bits_per_key);
     header += budget;

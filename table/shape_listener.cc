@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <unordered_set>
 
 #include "rocksdb/db.h"
 #include "rocksdb/metadata.h"
@@ -72,33 +71,7 @@ void ShapeListener::OnCompactionCompleted(
     rocksdb::DB* db, const rocksdb::CompactionJobInfo& info) {
   std::lock_guard<std::mutex> lock(mu_);
   jobs_.erase(info.job_id);
-  if (info.status.ok()) NoteL0Fate(info);
   RefreshLocked(db);
-}
-
-void ShapeListener::NoteL0Fate(const rocksdb::CompactionJobInfo& info) {
-  std::unordered_set<uint64_t> outputs;
-  for (const auto& out : info.output_file_infos) {
-    outputs.insert(out.file_number);
-  }
-  bool moved = true;
-  for (const auto& in : info.input_file_infos) {
-    moved &= outputs.count(in.file_number) > 0;
-  }
-  // RocksDB fills input_files (paths) and input_file_infos in the same
-  // order; without a path or its properties, a file counts as one key.
-  double l0_keys = 0;
-  for (size_t i = 0; i < info.input_file_infos.size(); ++i) {
-    if (info.input_file_infos[i].level != 0) continue;
-    auto props = i < info.input_files.size()
-                     ? info.table_properties.find(info.input_files[i])
-                     : info.table_properties.end();
-    l0_keys += props == info.table_properties.end()
-                   ? 1.0
-                   : static_cast<double>(props->second->num_entries);
-  }
-  if (info.output_level == 0) return;  // L0->L0: still in L0
-  l0_fate_[info.cf_name].Note(l0_keys, moved);
 }
 
 void ShapeListener::OnExternalFileIngested(
@@ -113,7 +86,8 @@ void ShapeListener::OnTableFileCreated(
   std::lock_guard<std::mutex> lock(mu_);
   filters_[number] = {
       8.0 * info.table_properties.filter_size,
-      static_cast<double>(info.table_properties.num_filter_entries)};
+      static_cast<double>(info.table_properties.num_filter_entries),
+      info.reason == rocksdb::TableFileCreationReason::kFlush};
 }
 
 void ShapeListener::OnTableFileDeleted(
@@ -130,7 +104,7 @@ void ShapeListener::SeedFiltersLocked(rocksdb::DB* db) {
     const uint64_t number = FileNumber(path);
     if (number != 0 && !filters_.count(number)) {
       filters_[number] = {8.0 * p->filter_size,
-                          static_cast<double>(p->num_filter_entries)};
+                          static_cast<double>(p->num_filter_entries), false};
     }
   }
 }
@@ -154,8 +128,11 @@ void ShapeListener::RefreshLocked(rocksdb::DB* db) {
     file.level = m.level;
     file.entries = static_cast<double>(m.num_entries);
     file.bytes = static_cast<double>(m.size);
+    file.smallest = m.smallestkey;
+    file.largest = m.largestkey;
     auto filter = filters_.find(m.file_number);
     if (filter != filters_.end()) {
+      file.flushed = filter->second.flushed;
       file.filter_known = true;
       file.filter_bits = filter->second.bits;
       file.filter_entries = filter->second.entries;
@@ -166,9 +143,11 @@ void ShapeListener::RefreshLocked(rocksdb::DB* db) {
   for (const auto& [job_id, job] : jobs_) {
     jobs[job.column_family].push_back(job.job);
   }
+  // Every column family with files or with a job in flight: the first
+  // flush of an empty one is planned as the run it is about to make.
+  for (const auto& [cf, cf_jobs] : jobs) files[cf];
   for (const auto& [cf, cf_files] : files) {
-    policy_->UpdateLiveShape(cf, ProjectLiveShape(cf_files, jobs[cf]),
-                             l0_fate_[cf].MovedShare());
+    policy_->UpdateLiveShape(cf, ProjectLiveShape(cf_files, jobs[cf]));
   }
 }
 

@@ -10,10 +10,6 @@
 // size of the memtables being flushed. So a compaction into an empty level is
 // planned as the level it is about to become.
 //
-// It notes how L0 files leave L0 -- merged by a compaction, or trivially
-// moved down with their filters, as under sequential keys -- so the policy
-// can plan L0 files for where they end up.
-//
 // It also tracks the filter bits of the SSTs it sees created, so the policy
 // can steer new files to hold the realized average at the budget (files
 // built under earlier plans, or trivially moved, keep their filters). Files
@@ -67,10 +63,10 @@ class ShapeListener : public rocksdb::EventListener {
   struct Filter {
     double bits = 0;
     double entries = 0;
+    bool flushed = false;
   };
 
   void RefreshLocked(rocksdb::DB* db);
-  void NoteL0Fate(const rocksdb::CompactionJobInfo& info);
   void SeedFiltersLocked(rocksdb::DB* db);
 
   const std::shared_ptr<const MonkeyFilterPolicy> policy_;
@@ -79,8 +75,6 @@ class ShapeListener : public rocksdb::EventListener {
   std::map<std::string, double> last_flush_entries_;
   std::map<uint64_t, Filter> filters_;  // by file number
   bool seeded_ = false;
-  // How L0 files left L0, per column family.
-  std::map<std::string, L0Fate> l0_fate_;
 };
 
 }  // namespace monkey

@@ -24,11 +24,6 @@ constexpr int kCacheLineBits = 512;
 constexpr int kMaxProbes = 24;
 const double kLn2Squared = std::log(2.0) * std::log(2.0);
 
-int ToMillibits(double bits_per_key) {
-  // RocksDB's own rounding (BloomLikeFilterPolicy's constructor).
-  return static_cast<int>(bits_per_key * 1000.0 + 0.500001);
-}
-
 double StandardFpRate(double bits_per_key, int num_probes) {
   return std::pow(1.0 - std::exp(-num_probes / bits_per_key), num_probes);
 }
@@ -206,6 +201,10 @@ double FprModel::FalsePositiveRate(double bits_per_key) const {
     }
   }
   return 1.0;
+}
+
+int ToMillibits(double bits_per_key) {
+  return static_cast<int>(bits_per_key * 1000.0 + 0.500001);
 }
 
 bool BuildsRibbon(FilterChoice choice, int level) {

@@ -258,17 +258,17 @@ Plan PlanBitsPerKey(const std::vector<LevelShape>& shape, double bits_per_key,
   return best;
 }
 
+int BuildableMillibits(double bits_per_key, const FprModel& model) {
+  const int millibits = ToMillibits(bits_per_key);
+  if (millibits < 500) return 0;
+  return std::clamp(
+      millibits, static_cast<int>(std::ceil(model.min_bits() * 1000 - 1e-9)),
+      static_cast<int>(std::floor(model.max_bits() * 1000 + 1e-9)));
+}
+
 Plan PlanUniform(const std::vector<LevelShape>& shape, double bits_per_key,
                  const FprModel& model) {
-  // RocksDB's rounding: below 0.5 no filter, 0.5..1 builds 1 bit.
-  int millibits = static_cast<int>(bits_per_key * 1000.0 + 0.500001);
-  if (millibits < 500) {
-    millibits = 0;
-  } else {
-    millibits = std::clamp(
-        millibits, static_cast<int>(std::ceil(model.min_bits() * 1000 - 1e-9)),
-        static_cast<int>(std::floor(model.max_bits() * 1000 + 1e-9)));
-  }
+  const int millibits = BuildableMillibits(bits_per_key, model);
   Plan plan;
   plan.levels.resize(shape.size());
   for (size_t i = 0; i < shape.size(); ++i) {

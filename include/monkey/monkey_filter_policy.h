@@ -99,13 +99,9 @@ class MonkeyFilterPolicy : public rocksdb::FilterPolicy {
 
   // Publishes a column family's live shape; files built from now on use its
   // plan. Thread-safe against concurrent filter building. An empty tree
-  // (no entries) withdraws the live plan. l0_moved_share is the share of L0
-  // keys that recently left L0 by trivial move: such files keep their L0
-  // filter all the way down, so L0 files are planned that much as the last
-  // level they will end in.
+  // (no entries) withdraws the live plan.
   void UpdateLiveShape(const std::string& column_family,
-                       const std::vector<LiveLevel>& levels,
-                       double l0_moved_share = 0) const;
+                       const std::vector<LiveLevel>& levels) const;
 
   // The live shape last published for a column family; empty if none.
   std::vector<LiveLevel> LiveShapeOf(const std::string& column_family) const;

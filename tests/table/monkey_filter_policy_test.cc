@@ -434,21 +434,27 @@ TEST(MonkeyFilterPolicyLiveTest, EachL0FileIsARun) {
   EXPECT_GT(four_runs, one_run);
 }
 
-// The listener reports filter bits already built; new files make up for a
-// tree that sits below (or above) the budget.
+// The listener reports the filters already built; when they stray from the
+// budget by more than the plan's band, new files make up for part of it.
 TEST(MonkeyFilterPolicyLiveTest, NewFilesHoldTheRealizedBudget) {
   auto policy = PolicyOrDie("monkey:10");
   const MonkeyFilterPolicy& monkey = Monkey(policy);
   monkey.UpdateLiveShape("default", {{0, 0}, {10000, 1}, {100000, 1}});
   const int neutral = monkey.MillibitsForLevel(2, 7, "default");
-  LiveLevel l1{10000, 1, 8.0 * 10000, 10000};
-  LiveLevel l2{100000, 1, 8.0 * 100000, 100000};  // built at 8 bits/key
+  // Built at 8 bits/key: 20% under.
+  LiveLevel l1{10000, 1, 8.0 * 10000, 10000, 10000};
+  LiveLevel l2{100000, 1, 8.0 * 100000, 100000, 100000};
   monkey.UpdateLiveShape("default", {{0, 0}, l1, l2});
   EXPECT_GT(monkey.MillibitsForLevel(2, 7, "default"), neutral);
   l1.filter_bits = 12.0 * 10000;
   l2.filter_bits = 12.0 * 100000;
   monkey.UpdateLiveShape("default", {{0, 0}, l1, l2});
   EXPECT_LT(monkey.MillibitsForLevel(2, 7, "default"), neutral);
+  // 2% over: inside the band, left alone.
+  l1.filter_bits = 10.2 * 10000;
+  l2.filter_bits = 10.2 * 100000;
+  monkey.UpdateLiveShape("default", {{0, 0}, l1, l2});
+  EXPECT_EQ(monkey.MillibitsForLevel(2, 7, "default"), neutral);
 }
 
 // filter=auto: Bloom for L0, Ribbon below, each planned with its own model

@@ -95,6 +95,21 @@ TEST(ShapeListenerTest, LiveShapeHoldsTheBudgetOnAYoungTree) {
   }
 }
 
+// The first flush of an empty column family is planned as the run it is
+// about to make, from the live shape: not from the static plan, which gives
+// an L0 file 6x the budget in a 7-level tree.
+TEST(ShapeListenerTest, FirstFlushIsPlannedFromTheLiveShape) {
+  test::TempDir dir;
+  auto db = test::OpenOrDie(YoungTreeOptions("monkey:8"), dir.path());
+  const std::string value(48, 'v');
+  for (int i = 0; i < 5000; ++i) {
+    ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), Key(i), value).ok());
+  }
+  ASSERT_TRUE(db->Flush(rocksdb::FlushOptions()).ok());
+  // Small filters round up to whole cache lines: a little over 8.
+  EXPECT_NEAR(RealizedBitsPerKey(db.get()), 8.0, 0.5);
+}
+
 TEST(ShapeListenerTest, InstallAddsTheListenerOnlyForLiveMonkey) {
   auto count = [](const std::string& uri) {
     rocksdb::Options options;
@@ -119,8 +134,12 @@ class FakeFilesDB : public rocksdb::StackableDB {
       std::vector<rocksdb::LiveFileMetaData>* files) override {
     *files = files_;
   }
-  void AddFile(uint64_t number, int level, uint64_t entries) {
+  void AddFile(uint64_t number, int level, uint64_t entries,
+               const std::string& smallest = "",
+               const std::string& largest = "") {
     rocksdb::LiveFileMetaData f;
+    f.smallestkey = smallest;
+    f.largestkey = largest;
     f.file_number = number;
     f.name = "/" + std::to_string(number) + ".sst";
     f.column_family_name = "default";
@@ -128,6 +147,7 @@ class FakeFilesDB : public rocksdb::StackableDB {
     f.num_entries = entries;
     files_.push_back(f);
   }
+  void Clear() { files_.clear(); }
 
  private:
   std::vector<rocksdb::LiveFileMetaData> files_;
@@ -210,40 +230,26 @@ TEST_F(ListenerTest, CompactionsAreProjectedOntoTheShape) {
             PlannedMillibits({{2000, 2}, {5000, 1}, {0, 0}, {50000, 1}}, 1));
 }
 
-// L0 files that leave L0 by trivial move (sequential keys) keep their
-// filters down to the last level, so L0 is then planned as the last level;
-// L0 files that get merged are planned as the runs they are.
-TEST_F(ListenerTest, TrivialMovesOutOfL0PlanL0AsTheLastLevel) {
-  db_.AddFile(7, 0, 1000);
-  db_.AddFile(8, 1, 9000);
-  db_.AddFile(9, 2, 90000);
+// Each run is weighted by the share of the tree's keys inside its range:
+// an L0 file that covers a tenth of the key space, as under sequential
+// keys, is planned like the level it sits beside, while one that spans the
+// whole key space is a small run probed by every lookup.
+TEST_F(ListenerTest, RunsArePlannedByTheirReach) {
+  db_.AddFile(7, 0, 1000, Key(0), Key(99999));
+  db_.AddFile(8, 1, 9000, Key(0), Key(99999));
+  db_.AddFile(9, 2, 90000, Key(0), Key(99999));
   listener_.Refresh(&db_);
-  const int merged_l0 = Millibits(0);
-  const int last = Millibits(2);
-  ASSERT_GT(merged_l0, last);
-
-  auto compaction = [](int job, uint64_t in, uint64_t out) {
-    rocksdb::CompactionJobInfo info;
-    info.job_id = job;
-    info.cf_name = "default";
-    info.base_input_level = 0;
-    info.output_level = 1;
-    info.input_file_infos.push_back({0, in, 0});
-    info.input_files.push_back("/" + std::to_string(in) + ".sst");
-    info.output_file_infos.push_back({1, out, 0});
-    return info;
-  };
-  for (int job = 1; job <= 30; ++job) {
-    listener_.OnCompactionCompleted(&db_,
-                                    compaction(job, 100 + job, 100 + job));
-  }
-  EXPECT_EQ(Millibits(0), last);
-  for (int job = 31; job <= 60; ++job) {
-    listener_.OnCompactionCompleted(&db_,
-                                    compaction(job, 100 + job, 500 + job));
-  }
-  // What is left of the moves decays by a fifth per compaction: 0.8^30.
-  EXPECT_NEAR(Millibits(0), merged_l0, 0.002 * (merged_l0 - last));
+  const int spanning = Millibits(0);
+  EXPECT_GT(spanning, Millibits(1));
+  db_.Clear();
+  // Sequential keys: every file holds its own stretch.
+  db_.AddFile(7, 0, 1000, Key(99000), Key(99999));
+  db_.AddFile(8, 1, 9000, Key(90000), Key(98999));
+  db_.AddFile(9, 2, 90000, Key(0), Key(89999));
+  listener_.Refresh(&db_);
+  EXPECT_LT(Millibits(0), spanning);
+  EXPECT_NEAR(Millibits(0), Millibits(2), 200);
+  EXPECT_NEAR(Millibits(1), Millibits(2), 200);
 }
 
 // With max_open_files limited, RocksDB loads the entry counts of only 20
