@@ -1,5 +1,5 @@
 // ShapeListener: the live LSM shape, per column family, for the policy.
-#include "table/shape_listener.h"
+#include "monkey/table/shape_listener.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -26,8 +26,8 @@ uint64_t FileNumber(const std::string& path) {
 ShapeListener::ShapeListener(std::shared_ptr<const MonkeyFilterPolicy> policy)
     : policy_(std::move(policy)) {}
 
-void ShapeListener::OnFlushBegin(rocksdb::DB* db,
-                                 const rocksdb::FlushJobInfo& info) {
+void ShapeListener::OnFlushBegin(ROCKSDB_NAMESPACE::DB* db,
+                                 const ROCKSDB_NAMESPACE::FlushJobInfo& info) {
   std::lock_guard<std::mutex> lock(mu_);
   Job job;
   job.column_family = info.cf_name;
@@ -45,8 +45,8 @@ void ShapeListener::OnFlushBegin(rocksdb::DB* db,
   RefreshLocked(db);
 }
 
-void ShapeListener::OnFlushCompleted(rocksdb::DB* db,
-                                     const rocksdb::FlushJobInfo& info) {
+void ShapeListener::OnFlushCompleted(
+    ROCKSDB_NAMESPACE::DB* db, const ROCKSDB_NAMESPACE::FlushJobInfo& info) {
   std::lock_guard<std::mutex> lock(mu_);
   jobs_.erase(info.job_id);
   last_flush_entries_[info.cf_name] =
@@ -54,8 +54,9 @@ void ShapeListener::OnFlushCompleted(rocksdb::DB* db,
   RefreshLocked(db);
 }
 
-void ShapeListener::OnCompactionBegin(rocksdb::DB* db,
-                                      const rocksdb::CompactionJobInfo& info) {
+void ShapeListener::OnCompactionBegin(
+    ROCKSDB_NAMESPACE::DB* db,
+    const ROCKSDB_NAMESPACE::CompactionJobInfo& info) {
   std::lock_guard<std::mutex> lock(mu_);
   Job job;
   job.column_family = info.cf_name;
@@ -68,37 +69,39 @@ void ShapeListener::OnCompactionBegin(rocksdb::DB* db,
 }
 
 void ShapeListener::OnCompactionCompleted(
-    rocksdb::DB* db, const rocksdb::CompactionJobInfo& info) {
+    ROCKSDB_NAMESPACE::DB* db,
+    const ROCKSDB_NAMESPACE::CompactionJobInfo& info) {
   std::lock_guard<std::mutex> lock(mu_);
   jobs_.erase(info.job_id);
   RefreshLocked(db);
 }
 
 void ShapeListener::OnExternalFileIngested(
-    rocksdb::DB* db, const rocksdb::ExternalFileIngestionInfo&) {
+    ROCKSDB_NAMESPACE::DB* db,
+    const ROCKSDB_NAMESPACE::ExternalFileIngestionInfo&) {
   Refresh(db);
 }
 
 void ShapeListener::OnTableFileCreated(
-    const rocksdb::TableFileCreationInfo& info) {
+    const ROCKSDB_NAMESPACE::TableFileCreationInfo& info) {
   const uint64_t number = FileNumber(info.file_path);
   if (!info.status.ok() || number == 0) return;
   std::lock_guard<std::mutex> lock(mu_);
   filters_[number] = {
       8.0 * info.table_properties.filter_size,
       static_cast<double>(info.table_properties.num_filter_entries),
-      info.reason == rocksdb::TableFileCreationReason::kFlush};
+      info.reason == ROCKSDB_NAMESPACE::TableFileCreationReason::kFlush};
 }
 
 void ShapeListener::OnTableFileDeleted(
-    const rocksdb::TableFileDeletionInfo& info) {
+    const ROCKSDB_NAMESPACE::TableFileDeletionInfo& info) {
   std::lock_guard<std::mutex> lock(mu_);
   filters_.erase(FileNumber(info.file_path));
 }
 
-void ShapeListener::SeedFiltersLocked(rocksdb::DB* db) {
+void ShapeListener::SeedFiltersLocked(ROCKSDB_NAMESPACE::DB* db) {
   seeded_ = true;
-  rocksdb::TablePropertiesCollection props;
+  ROCKSDB_NAMESPACE::TablePropertiesCollection props;
   if (!db->GetPropertiesOfAllTables(&props).ok()) return;
   for (const auto& [path, p] : props) {
     const uint64_t number = FileNumber(path);
@@ -109,17 +112,17 @@ void ShapeListener::SeedFiltersLocked(rocksdb::DB* db) {
   }
 }
 
-void ShapeListener::Refresh(rocksdb::DB* db) {
+void ShapeListener::Refresh(ROCKSDB_NAMESPACE::DB* db) {
   std::lock_guard<std::mutex> lock(mu_);
   RefreshLocked(db);
 }
 
-void ShapeListener::RefreshLocked(rocksdb::DB* db) {
+void ShapeListener::RefreshLocked(ROCKSDB_NAMESPACE::DB* db) {
   // GetLiveFilesMetaData rather than GetColumnFamilyMetaData: the callbacks
   // name a column family but a DB* has no handle for it, and one call covers
   // them all. RocksDB calls listeners without its mutex held.
   if (!seeded_) SeedFiltersLocked(db);
-  std::vector<rocksdb::LiveFileMetaData> metadata;
+  std::vector<ROCKSDB_NAMESPACE::LiveFileMetaData> metadata;
   db->GetLiveFilesMetaData(&metadata);
   std::map<std::string, std::vector<LiveFile>> files;
   for (const auto& m : metadata) {

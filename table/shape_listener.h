@@ -24,34 +24,39 @@
 #include <vector>
 
 #include "monkey/monkey_filter_policy.h"
+#include "monkey/util/live_shape.h"
 #include "rocksdb/listener.h"
-#include "util/live_shape.h"
 
 namespace monkey {
 
-class ShapeListener : public rocksdb::EventListener {
+class ShapeListener : public ROCKSDB_NAMESPACE::EventListener {
  public:
   explicit ShapeListener(std::shared_ptr<const MonkeyFilterPolicy> policy);
 
   static const char* kClassName() { return "MonkeyShapeListener"; }
   const char* Name() const override { return kClassName(); }
 
-  void OnFlushBegin(rocksdb::DB* db,
-                    const rocksdb::FlushJobInfo& info) override;
-  void OnFlushCompleted(rocksdb::DB* db,
-                        const rocksdb::FlushJobInfo& info) override;
-  void OnCompactionBegin(rocksdb::DB* db,
-                         const rocksdb::CompactionJobInfo& info) override;
-  void OnCompactionCompleted(rocksdb::DB* db,
-                             const rocksdb::CompactionJobInfo& info) override;
+  void OnFlushBegin(ROCKSDB_NAMESPACE::DB* db,
+                    const ROCKSDB_NAMESPACE::FlushJobInfo& info) override;
+  void OnFlushCompleted(ROCKSDB_NAMESPACE::DB* db,
+                        const ROCKSDB_NAMESPACE::FlushJobInfo& info) override;
+  void OnCompactionBegin(
+      ROCKSDB_NAMESPACE::DB* db,
+      const ROCKSDB_NAMESPACE::CompactionJobInfo& info) override;
+  void OnCompactionCompleted(
+      ROCKSDB_NAMESPACE::DB* db,
+      const ROCKSDB_NAMESPACE::CompactionJobInfo& info) override;
   void OnExternalFileIngested(
-      rocksdb::DB* db, const rocksdb::ExternalFileIngestionInfo& info) override;
-  void OnTableFileCreated(const rocksdb::TableFileCreationInfo& info) override;
-  void OnTableFileDeleted(const rocksdb::TableFileDeletionInfo& info) override;
+      ROCKSDB_NAMESPACE::DB* db,
+      const ROCKSDB_NAMESPACE::ExternalFileIngestionInfo& info) override;
+  void OnTableFileCreated(
+      const ROCKSDB_NAMESPACE::TableFileCreationInfo& info) override;
+  void OnTableFileDeleted(
+      const ROCKSDB_NAMESPACE::TableFileDeletionInfo& info) override;
 
   // Reads the live shape of every column family of `db` and publishes it.
   // The callbacks call it; so may an engine right after DB::Open.
-  void Refresh(rocksdb::DB* db);
+  void Refresh(ROCKSDB_NAMESPACE::DB* db);
 
  private:
   // A flush or compaction that has begun and not yet completed.
@@ -66,8 +71,8 @@ class ShapeListener : public rocksdb::EventListener {
     bool flushed = false;
   };
 
-  void RefreshLocked(rocksdb::DB* db);
-  void SeedFiltersLocked(rocksdb::DB* db);
+  void RefreshLocked(ROCKSDB_NAMESPACE::DB* db);
+  void SeedFiltersLocked(ROCKSDB_NAMESPACE::DB* db);
 
   const std::shared_ptr<const MonkeyFilterPolicy> policy_;
   std::mutex mu_;  // serializes refreshes, so a stale shape never wins

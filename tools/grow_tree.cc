@@ -38,12 +38,12 @@
 #include "monkey/filter_report.h"
 #include "monkey/install.h"
 #include "monkey/monkey_filter_policy.h"
+#include "monkey/util/filter_fpr_model.h"
+#include "monkey/util/monkey_bpk.h"
 #include "nlohmann/json.hpp"
 #include "rocksdb/db.h"
 #include "rocksdb/statistics.h"
 #include "rocksdb/table.h"
-#include "util/filter_fpr_model.h"
-#include "util/monkey_bpk.h"
 
 DEFINE_string(db, "/tmp/monkey_grow_tree", "Directory for the DBs (wiped)");
 DEFINE_string(filter_uris,
@@ -109,15 +109,15 @@ std::string Key(uint64_t id) {
   return buf;
 }
 
-void Check(const rocksdb::Status& s, const std::string& what) {
+void Check(const ROCKSDB_NAMESPACE::Status& s, const std::string& what) {
   if (!s.ok()) {
     fprintf(stderr, "grow_tree: %s: %s\n", what.c_str(), s.ToString().c_str());
     exit(1);
   }
 }
 
-void WaitForCompactions(rocksdb::DB* db) {
-  Check(db->Flush(rocksdb::FlushOptions()), "flush");
+void WaitForCompactions(ROCKSDB_NAMESPACE::DB* db) {
+  Check(db->Flush(ROCKSDB_NAMESPACE::FlushOptions()), "flush");
   for (;;) {
     uint64_t pending = 0, running = 0;
     db->GetIntProperty("rocksdb.compaction-pending", &pending);
@@ -171,7 +171,8 @@ struct Step {
 // an absent lookup reaches a file's filter only there. Young levels and
 // sequential loads cover part of the key space, so the optimum is computed
 // with each run weighted by the probes that reach it.
-double Coverage(const rocksdb::SstFileMetaData& file, uint64_t range) {
+double Coverage(const ROCKSDB_NAMESPACE::SstFileMetaData& file,
+                uint64_t range) {
   const uint64_t lo = std::stoull(file.smallestkey);
   const uint64_t hi = std::stoull(file.largestkey);
   // Probe u is key 2u + 1: inside [lo, hi] for u in [lo / 2, (hi - 1) / 2].
@@ -183,15 +184,19 @@ double Coverage(const rocksdb::SstFileMetaData& file, uint64_t range) {
 }
 
 // The filter models of a policy string's levels, for the optimum.
-monkey::FilterChoice ChoiceOf(const rocksdb::FilterPolicy* policy) {
+monkey::FilterChoice ChoiceOf(const ROCKSDB_NAMESPACE::FilterPolicy* policy) {
   const auto* monkey = policy == nullptr
                            ? nullptr
                            : policy->CheckedCast<monkey::MonkeyFilterPolicy>();
   if (monkey != nullptr) {
-    const std::string& f = monkey->options().filter;
-    return f == "ribbon" ? monkey::FilterChoice::kRibbon
-           : f == "auto" ? monkey::FilterChoice::kAuto
-                         : monkey::FilterChoice::kBloom;
+    switch (monkey->options().filter) {
+      case monkey::MonkeyOptions::Filter::kRibbon:
+        return monkey::FilterChoice::kRibbon;
+      case monkey::MonkeyOptions::Filter::kAuto:
+        return monkey::FilterChoice::kAuto;
+      case monkey::MonkeyOptions::Filter::kBloom:
+        return monkey::FilterChoice::kBloom;
+    }
   }
   // ribbonfilter:N builds Bloom at L0 (bloom_before_level=0).
   return policy != nullptr &&
@@ -202,9 +207,10 @@ monkey::FilterChoice ChoiceOf(const rocksdb::FilterPolicy* policy) {
 
 // Measures the tree as it is: its shape and filters from the library's
 // filter report, and false positives per absent lookup over `range` ids.
-Step Measure(rocksdb::DB* db, const rocksdb::Options& options,
-             std::mt19937_64* rng, uint64_t range) {
-  std::vector<rocksdb::LiveFileMetaData> files;
+Step Measure(ROCKSDB_NAMESPACE::DB* db,
+             const ROCKSDB_NAMESPACE::Options& options, std::mt19937_64* rng,
+             uint64_t range) {
+  std::vector<ROCKSDB_NAMESPACE::LiveFileMetaData> files;
   db->GetLiveFilesMetaData(&files);
   std::vector<monkey::LevelShape> shape(options.num_levels, {0, 0, true});
   for (const auto& f : files) {
@@ -223,8 +229,8 @@ Step Measure(rocksdb::DB* db, const rocksdb::Options& options,
     std::uniform_int_distribution<uint64_t> id(0, range - 1);
     std::string value;
     for (int i = 0; i < FLAGS_probes; ++i) {
-      rocksdb::Status s =
-          db->Get(rocksdb::ReadOptions(), Key(2 * id(*rng) + 1), &value);
+      ROCKSDB_NAMESPACE::Status s = db->Get(ROCKSDB_NAMESPACE::ReadOptions(),
+                                            Key(2 * id(*rng) + 1), &value);
       if (!s.IsNotFound()) Check(s, "absent lookup");
     }
     scope.AddLookups(FLAGS_probes, 0);
@@ -243,7 +249,8 @@ Step Measure(rocksdb::DB* db, const rocksdb::Options& options,
   step.realized = report.bits_per_key;
   step.sum_fpr = report.fp_per_absent_lookup.value_or(0);
   const auto* table =
-      options.table_factory->GetOptions<rocksdb::BlockBasedTableOptions>();
+      options.table_factory
+          ->GetOptions<ROCKSDB_NAMESPACE::BlockBasedTableOptions>();
   const auto live = monkey::LiveShape(shape, /*last_level_filter=*/true);
   const monkey::Plan optimum = monkey::PlanBitsPerKey(
       live, step.realized,
@@ -258,9 +265,9 @@ Step Measure(rocksdb::DB* db, const rocksdb::Options& options,
 }
 
 // Writes ids order[from, to) with `writers` threads.
-void Write(rocksdb::DB* db, const Load& load,
+void Write(ROCKSDB_NAMESPACE::DB* db, const Load& load,
            const std::vector<uint64_t>& order, uint64_t from, uint64_t to) {
-  rocksdb::WriteOptions write_options;
+  ROCKSDB_NAMESPACE::WriteOptions write_options;
   write_options.disableWAL = load.disable_wal;
   const std::string value(FLAGS_value_size, 'v');
   std::vector<std::thread> threads;
@@ -276,9 +283,9 @@ void Write(rocksdb::DB* db, const Load& load,
 
 std::vector<Step> Grow(const TreeSpec& spec, const std::vector<uint64_t>& steps,
                        bool settle_steps, const std::string& label) {
-  rocksdb::Options options;
+  ROCKSDB_NAMESPACE::Options options;
   options.create_if_missing = true;
-  options.compression = rocksdb::kNoCompression;
+  options.compression = ROCKSDB_NAMESPACE::kNoCompression;
   options.write_buffer_size = spec.write_buffer_size;
   options.max_bytes_for_level_base = spec.base_level_size;
   options.target_file_size_base = spec.target_file_size;
@@ -286,13 +293,13 @@ std::vector<Step> Grow(const TreeSpec& spec, const std::vector<uint64_t>& steps,
   options.level_compaction_dynamic_level_bytes = spec.dynamic;
   options.num_levels = FLAGS_num_levels;
   options.max_background_jobs = 2;
-  options.statistics = rocksdb::CreateDBStatistics();
-  if (FLAGS_debug_log) options.info_log_level = rocksdb::DEBUG_LEVEL;
+  options.statistics = ROCKSDB_NAMESPACE::CreateDBStatistics();
+  if (FLAGS_debug_log) options.info_log_level = ROCKSDB_NAMESPACE::DEBUG_LEVEL;
   Check(monkey::Install(spec.uri, &options), "filter_uri");
   std::filesystem::remove_all(FLAGS_db);
-  rocksdb::DB* raw = nullptr;
-  Check(rocksdb::DB::Open(options, FLAGS_db, &raw), "open");
-  std::unique_ptr<rocksdb::DB> db(raw);
+  ROCKSDB_NAMESPACE::DB* raw = nullptr;
+  Check(ROCKSDB_NAMESPACE::DB::Open(options, FLAGS_db, &raw), "open");
+  std::unique_ptr<ROCKSDB_NAMESPACE::DB> db(raw);
 
   std::vector<uint64_t> order(steps.back());
   std::iota(order.begin(), order.end(), 0);
@@ -345,10 +352,11 @@ std::vector<Step> Grow(const TreeSpec& spec, const std::vector<uint64_t>& steps,
 }
 
 double BudgetOf(const std::string& uri) {
-  rocksdb::Options probe;
+  ROCKSDB_NAMESPACE::Options probe;
   Check(monkey::Install(uri, &probe), "filter_uri");
   const auto* monkey =
-      probe.table_factory->GetOptions<rocksdb::BlockBasedTableOptions>()
+      probe.table_factory
+          ->GetOptions<ROCKSDB_NAMESPACE::BlockBasedTableOptions>()
           ->filter_policy->CheckedCast<monkey::MonkeyFilterPolicy>();
   return monkey ? monkey->options().bits_per_key : 0;
 }

@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "gflags/gflags.h"
-#include "util/filter_fpr_model.h"
-#include "util/monkey_bpk.h"
-#include "util/plan_format.h"
+#include "monkey/util/filter_fpr_model.h"
+#include "monkey/util/monkey_bpk.h"
+#include "monkey/util/plan_format.h"
 
 DEFINE_double(bits_per_key, 10, "Average budget in real filter bits per key");
 DEFINE_double(size_ratio, 10, "Level size ratio T");

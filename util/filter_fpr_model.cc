@@ -12,7 +12,7 @@
 //      16       9     0.0864%    0.0844%     0.0797%           0.0459%
 //      20      11     0.0197%    0.0198%     0.0171%           0.0067%
 //      24      12     0.00546%   0.00533%    0.00408%          0.00098%
-#include "util/filter_fpr_model.h"
+#include "monkey/util/filter_fpr_model.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,5 @@
 // Key positions and intervals. See key_range.h.
-#include "util/key_range.h"
+#include "monkey/util/key_range.h"
 
 #include <algorithm>
 

@@ -1,5 +1,5 @@
 // The live plan for new files. See live_plan.h.
-#include "util/live_plan.h"
+#include "monkey/util/live_plan.h"
 
 #include <algorithm>
 #include <cmath>

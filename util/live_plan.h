@@ -6,9 +6,9 @@
 
 #include <vector>
 
-#include "util/filter_fpr_model.h"
-#include "util/live_shape.h"
-#include "util/monkey_bpk.h"
+#include "monkey/util/filter_fpr_model.h"
+#include "monkey/util/live_shape.h"
+#include "monkey/util/monkey_bpk.h"
 
 namespace monkey {
 

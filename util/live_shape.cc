@@ -1,6 +1,6 @@
 // The live shape of a column family, with jobs in flight projected. See
 // live_shape.h.
-#include "util/live_shape.h"
+#include "monkey/util/live_shape.h"
 
 #include <algorithm>
 #include <map>

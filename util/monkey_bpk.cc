@@ -1,5 +1,5 @@
 // Monkey's bits-per-key planner. See monkey_bpk.h for the math.
-#include "util/monkey_bpk.h"
+#include "monkey/util/monkey_bpk.h"
 
 #include <algorithm>
 #include <cmath>

@@ -27,7 +27,7 @@
 #include <string>
 #include <vector>
 
-#include "util/filter_fpr_model.h"
+#include "monkey/util/filter_fpr_model.h"
 
 namespace monkey {
 

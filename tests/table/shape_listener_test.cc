@@ -2,7 +2,7 @@
 // real RocksDB trees: the budget holds on a young tree with dynamic level
 // sizing off, where the static plan overspends; and plan updates race safely
 // with filter building.
-#include "table/shape_listener.h"
+#include "monkey/table/shape_listener.h"
 
 #include <gtest/gtest.h>
 
@@ -12,18 +12,19 @@
 #include <thread>
 
 #include "monkey/install.h"
+#include "monkey/tests/table/policy_peer.h"
+#include "monkey/tests/test_util.h"
 #include "rocksdb/db.h"
 #include "rocksdb/table.h"
 #include "rocksdb/utilities/stackable_db.h"
-#include "tests/test_util.h"
 
 namespace monkey {
 namespace {
 
 using test::Key;
 
-rocksdb::Options YoungTreeOptions(const std::string& filter_uri) {
-  rocksdb::Options options = test::SmallTreeOptions(
+ROCKSDB_NAMESPACE::Options YoungTreeOptions(const std::string& filter_uri) {
+  ROCKSDB_NAMESPACE::Options options = test::SmallTreeOptions(
       /*write_buffer_kib=*/256, /*target_file_kib=*/128,
       /*level_base_kib=*/512, /*dynamic_level_bytes=*/false);
   options.num_levels = 7;
@@ -32,8 +33,8 @@ rocksdb::Options YoungTreeOptions(const std::string& filter_uri) {
 }
 
 // Realized filter bits per key over all live SSTs with a filter.
-double RealizedBitsPerKey(rocksdb::DB* db) {
-  rocksdb::TablePropertiesCollection props;
+double RealizedBitsPerKey(ROCKSDB_NAMESPACE::DB* db) {
+  ROCKSDB_NAMESPACE::TablePropertiesCollection props;
   EXPECT_TRUE(db->GetPropertiesOfAllTables(&props).ok());
   double bits = 0, keys = 0;
   for (const auto& [path, p] : props) {
@@ -43,21 +44,21 @@ double RealizedBitsPerKey(rocksdb::DB* db) {
   return keys > 0 ? bits / keys : 0;
 }
 
-int DeepestLevel(rocksdb::DB* db) {
-  std::vector<rocksdb::LiveFileMetaData> files;
+int DeepestLevel(ROCKSDB_NAMESPACE::DB* db) {
+  std::vector<ROCKSDB_NAMESPACE::LiveFileMetaData> files;
   db->GetLiveFilesMetaData(&files);
   int deepest = 0;
   for (const auto& f : files) deepest = std::max(deepest, f.level);
   return deepest;
 }
 
-void Load(rocksdb::DB* db, int from, int to, std::mt19937* rng) {
+void Load(ROCKSDB_NAMESPACE::DB* db, int from, int to, std::mt19937* rng) {
   std::vector<int> order;
   for (int i = from; i < to; ++i) order.push_back(i);
   std::shuffle(order.begin(), order.end(), *rng);
   const std::string value(48, 'v');
   for (int i : order) {
-    ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), Key(i), value).ok());
+    ASSERT_TRUE(db->Put(ROCKSDB_NAMESPACE::WriteOptions(), Key(i), value).ok());
   }
   test::WaitForCompactions(db);
 }
@@ -103,16 +104,16 @@ TEST(ShapeListenerTest, FirstFlushIsPlannedFromTheLiveShape) {
   auto db = test::OpenOrDie(YoungTreeOptions("monkey:8"), dir.path());
   const std::string value(48, 'v');
   for (int i = 0; i < 5000; ++i) {
-    ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), Key(i), value).ok());
+    ASSERT_TRUE(db->Put(ROCKSDB_NAMESPACE::WriteOptions(), Key(i), value).ok());
   }
-  ASSERT_TRUE(db->Flush(rocksdb::FlushOptions()).ok());
+  ASSERT_TRUE(db->Flush(ROCKSDB_NAMESPACE::FlushOptions()).ok());
   // Small filters round up to whole cache lines: a little over 8.
   EXPECT_NEAR(RealizedBitsPerKey(db.get()), 8.0, 0.5);
 }
 
 TEST(ShapeListenerTest, InstallAddsTheListenerOnlyForLiveMonkey) {
   auto count = [](const std::string& uri) {
-    rocksdb::Options options;
+    ROCKSDB_NAMESPACE::Options options;
     EXPECT_TRUE(Install(uri, &options).ok()) << uri;
     int n = 0;
     for (const auto& l : options.listeners) {
@@ -127,17 +128,17 @@ TEST(ShapeListenerTest, InstallAddsTheListenerOnlyForLiveMonkey) {
 
 // A DB whose live files are whatever the test says, to drive the listener's
 // callbacks directly.
-class FakeFilesDB : public rocksdb::StackableDB {
+class FakeFilesDB : public ROCKSDB_NAMESPACE::StackableDB {
  public:
-  explicit FakeFilesDB(rocksdb::DB* db) : StackableDB(db) {}
+  explicit FakeFilesDB(ROCKSDB_NAMESPACE::DB* db) : StackableDB(db) {}
   void GetLiveFilesMetaData(
-      std::vector<rocksdb::LiveFileMetaData>* files) override {
+      std::vector<ROCKSDB_NAMESPACE::LiveFileMetaData>* files) override {
     *files = files_;
   }
   void AddFile(uint64_t number, int level, uint64_t entries,
                const std::string& smallest = "",
                const std::string& largest = "") {
-    rocksdb::LiveFileMetaData f;
+    ROCKSDB_NAMESPACE::LiveFileMetaData f;
     f.smallestkey = smallest;
     f.largestkey = largest;
     f.file_number = number;
@@ -150,7 +151,7 @@ class FakeFilesDB : public rocksdb::StackableDB {
   void Clear() { files_.clear(); }
 
  private:
-  std::vector<rocksdb::LiveFileMetaData> files_;
+  std::vector<ROCKSDB_NAMESPACE::LiveFileMetaData> files_;
 };
 
 // A listener feeding a fresh "monkey:10" policy from a FakeFilesDB.
@@ -162,8 +163,8 @@ class ListenerTest : public ::testing::Test {
         monkey_(policy_->CheckedCast<MonkeyFilterPolicy>()),
         listener_(std::shared_ptr<const MonkeyFilterPolicy>(policy_, monkey_)) {
   }
-  static rocksdb::Options Options() {
-    rocksdb::Options options;
+  static ROCKSDB_NAMESPACE::Options Options() {
+    ROCKSDB_NAMESPACE::Options options;
     options.create_if_missing = true;
     return options;
   }
@@ -173,17 +174,17 @@ class ListenerTest : public ::testing::Test {
 
   test::TempDir dir_;
   FakeFilesDB db_;
-  std::shared_ptr<const rocksdb::FilterPolicy> policy_;
+  std::shared_ptr<const ROCKSDB_NAMESPACE::FilterPolicy> policy_;
   const MonkeyFilterPolicy* monkey_;
   ShapeListener listener_;
 };
 
 // What the policy plans for a tree of these (entries, runs) levels.
 int PlannedMillibits(const std::vector<LiveLevel>& levels, int level) {
-  std::shared_ptr<const rocksdb::FilterPolicy> policy =
+  std::shared_ptr<const ROCKSDB_NAMESPACE::FilterPolicy> policy =
       test::PolicyOrDie("monkey:10");
   const auto* monkey = policy->CheckedCast<MonkeyFilterPolicy>();
-  monkey->UpdateLiveShape("default", levels);
+  MonkeyFilterPolicyPeer::UpdateLiveShape(*monkey, "default", levels);
   return monkey->MillibitsForLevel(level, 7, "default");
 }
 
@@ -200,7 +201,7 @@ TEST_F(ListenerTest, CompactionsAreProjectedOntoTheShape) {
   // L2 is empty: not planned, so a file there would get the average.
   EXPECT_EQ(Millibits(2), 10000);
 
-  rocksdb::CompactionJobInfo l1_to_l2;
+  ROCKSDB_NAMESPACE::CompactionJobInfo l1_to_l2;
   l1_to_l2.job_id = 1;
   l1_to_l2.cf_name = "default";
   l1_to_l2.output_level = 2;
@@ -212,7 +213,7 @@ TEST_F(ListenerTest, CompactionsAreProjectedOntoTheShape) {
   EXPECT_GT(l2, 10000);  // a level a tenth the size of the last
 
   // An L0->L0 compaction merges two runs into one.
-  rocksdb::CompactionJobInfo l0_to_l0;
+  ROCKSDB_NAMESPACE::CompactionJobInfo l0_to_l0;
   l0_to_l0.job_id = 2;
   l0_to_l0.cf_name = "default";
   l0_to_l0.output_level = 0;
@@ -257,7 +258,7 @@ TEST_F(ListenerTest, RunsArePlannedByTheirReach) {
 // every level's keys after a reopen.
 TEST(ShapeListenerTest, SeesTheWholeShapeAfterReopen) {
   test::TempDir dir;
-  rocksdb::Options options = YoungTreeOptions("monkey:10");
+  ROCKSDB_NAMESPACE::Options options = YoungTreeOptions("monkey:10");
   options.target_file_size_base = 32 << 10;  // many files
   {
     auto db = test::OpenOrDie(options, dir.path());
@@ -267,10 +268,10 @@ TEST(ShapeListenerTest, SeesTheWholeShapeAfterReopen) {
   options = YoungTreeOptions("monkey:10");  // a fresh policy and listener
   options.max_open_files = 20;
   auto db = test::OpenOrDie(options, dir.path());
-  std::vector<rocksdb::LiveFileMetaData> files;
+  std::vector<ROCKSDB_NAMESPACE::LiveFileMetaData> files;
   db->GetLiveFilesMetaData(&files);
   ASSERT_GT(files.size(), 40u);
-  rocksdb::TablePropertiesCollection props;
+  ROCKSDB_NAMESPACE::TablePropertiesCollection props;
   ASSERT_TRUE(db->GetPropertiesOfAllTables(&props).ok());
   std::map<int, double> entries;
   int unloaded = 0;
@@ -281,9 +282,11 @@ TEST(ShapeListenerTest, SeesTheWholeShapeAfterReopen) {
   ASSERT_GT(unloaded, 0) << "the reopen must leave entry counts unloaded";
   RefreshShape(db.get());
   const auto* monkey =
-      options.table_factory->GetOptions<rocksdb::BlockBasedTableOptions>()
+      options.table_factory
+          ->GetOptions<ROCKSDB_NAMESPACE::BlockBasedTableOptions>()
           ->filter_policy->CheckedCast<MonkeyFilterPolicy>();
-  const std::vector<LiveLevel> shape = monkey->LiveShapeOf("default");
+  const std::vector<LiveLevel> shape =
+      MonkeyFilterPolicyPeer::LiveShapeOf(*monkey, "default");
   for (const auto& [level, n] : entries) {
     ASSERT_LT(static_cast<size_t>(level), shape.size());
     EXPECT_EQ(shape[level].entries, n) << "L" << level;
@@ -294,7 +297,7 @@ TEST(ShapeListenerTest, SeesTheWholeShapeAfterReopen) {
 // ThreadSanitizer (librocksdb is not instrumented, so the DB test below can
 // show RocksDB's own synchronization as races there).
 TEST(ShapeListenerTest, PlanUpdatesRaceSafelyWithPlanLookups) {
-  std::shared_ptr<const rocksdb::FilterPolicy> policy =
+  std::shared_ptr<const ROCKSDB_NAMESPACE::FilterPolicy> policy =
       test::PolicyOrDie("monkey:9");
   const auto* monkey = policy->CheckedCast<MonkeyFilterPolicy>();
   ASSERT_NE(monkey, nullptr);
@@ -303,8 +306,9 @@ TEST(ShapeListenerTest, PlanUpdatesRaceSafelyWithPlanLookups) {
     for (int i = 0; !stop; ++i) {
       std::vector<LiveLevel> levels = {
           {1000.0 * (i % 7 + 1), i % 4 + 1.0}, {20000, 1}, {200000.0 + i, 1}};
-      monkey->UpdateLiveShape("default", levels);
-      if (i % 13 == 0) monkey->UpdateLiveShape("default", {});
+      MonkeyFilterPolicyPeer::UpdateLiveShape(*monkey, "default", levels);
+      if (i % 13 == 0)
+        MonkeyFilterPolicyPeer::UpdateLiveShape(*monkey, "default", {});
     }
   });
   // FilterBitsBuilder is not a public type, so the plan lookups that
@@ -331,21 +335,23 @@ TEST(ShapeListenerTest, PlanUpdatesRaceSafelyWithPlanLookups) {
 // listener re-planning on every job, while filters are built.
 TEST(ShapeListenerTest, FlushesAndCompactionsRePlanConcurrently) {
   test::TempDir dir;
-  rocksdb::Options options = YoungTreeOptions("monkey:9");
+  ROCKSDB_NAMESPACE::Options options = YoungTreeOptions("monkey:9");
   auto db = test::OpenOrDie(options, dir.path());
   std::vector<std::thread> writers;
   for (int t = 0; t < 2; ++t) {
     writers.emplace_back([&, t] {
       for (int i = t; i < 60000; i += 2) {
-        ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), Key(i), "v").ok());
+        ASSERT_TRUE(
+            db->Put(ROCKSDB_NAMESPACE::WriteOptions(), Key(i), "v").ok());
       }
     });
   }
   for (auto& w : writers) w.join();
-  ASSERT_TRUE(db->Flush(rocksdb::FlushOptions()).ok());
+  ASSERT_TRUE(db->Flush(ROCKSDB_NAMESPACE::FlushOptions()).ok());
   std::string value;
   for (int i = 0; i < 60000; ++i) {
-    ASSERT_TRUE(db->Get(rocksdb::ReadOptions(), Key(i), &value).ok()) << i;
+    ASSERT_TRUE(db->Get(ROCKSDB_NAMESPACE::ReadOptions(), Key(i), &value).ok())
+        << i;
   }
 }
 

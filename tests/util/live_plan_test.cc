@@ -2,7 +2,7 @@
 // the budget band, and a simulated tree growing along many paths
 // (tests/util/lsm_simulator.h) whose Sigma FPR must stay near the optimum
 // for its realized shape and bytes.
-#include "util/live_plan.h"
+#include "monkey/util/live_plan.h"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "tests/util/lsm_simulator.h"
+#include "monkey/tests/util/lsm_simulator.h"
 
 namespace monkey {
 namespace {

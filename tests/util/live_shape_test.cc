@@ -1,6 +1,6 @@
 // Tests of the live shape (util/live_shape.h): jobs in flight projected onto
 // the tree, sunk and fluid keys, and each run's reach in rank space.
-#include "util/live_shape.h"
+#include "monkey/util/live_shape.h"
 
 #include <gtest/gtest.h>
 

@@ -3,14 +3,14 @@
 // VersionStorageInfo::CalculateBaseBytes and ComputeCompactionScore in
 // outline; what matters here is that levels fill, overflow, appear and
 // drain the way RocksDB's do, not byte-for-byte agreement.
-#include "tests/util/lsm_simulator.h"
+#include "monkey/tests/util/lsm_simulator.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <map>
 
-#include "util/monkey_bpk.h"
+#include "monkey/util/monkey_bpk.h"
 
 namespace monkey::test {
 namespace {

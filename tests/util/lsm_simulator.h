@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
-#include "util/filter_fpr_model.h"
-#include "util/live_plan.h"
-#include "util/live_shape.h"
+#include "monkey/util/filter_fpr_model.h"
+#include "monkey/util/live_plan.h"
+#include "monkey/util/live_shape.h"
 
 namespace monkey::test {
 
