@@ -11,6 +11,7 @@
 #include "monkey/monkey_filter_policy.h"
 #include "monkey/util/filter_fpr_model.h"
 #include "monkey/util/key_range.h"
+#include "monkey/util/sst_file_name.h"
 #include "rocksdb/cache.h"
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/table.h"
@@ -54,13 +55,6 @@ std::optional<FprModel> ModelForFile(
   }
   if (name.find("ibbon") != std::string::npos) return bloom_at_l0;
   return FprModel::FastLocalBloom();
-}
-
-// The number in "<dir>/000123.sst".
-uint64_t FileNumberOf(const std::string& path) {
-  const size_t slash = path.find_last_of('/');
-  return std::strtoull(
-      path.c_str() + (slash == std::string::npos ? 0 : slash + 1), nullptr, 10);
 }
 
 uint64_t MapValue(const std::map<std::string, std::string>& map,
@@ -114,14 +108,24 @@ bool FilterReport::ModelAgrees() const {
   return true;
 }
 
-Status BuildFilterReport(DB* db, const FilterStatsCollector& collector,
-                         const std::string& benchmark, FilterReport* report,
-                         ROCKSDB_NAMESPACE::ColumnFamilyHandle* cf) {
-  if (cf == nullptr) cf = db->DefaultColumnFamily();
-  FilterReport r;
-  r.benchmark = benchmark;
-  r.threads = collector.threads();
+namespace {
 
+// The block-based table options of `cf`, or nullptr for another table.
+const ROCKSDB_NAMESPACE::BlockBasedTableOptions* TableOptionsOf(
+    const ROCKSDB_NAMESPACE::Options& options) {
+  return options.table_factory == nullptr
+             ? nullptr
+             : options.table_factory
+                   ->GetOptions<ROCKSDB_NAMESPACE::BlockBasedTableOptions>();
+}
+
+// Per level: files, keys, filter bytes and kind from the table properties,
+// the model's FPR for them, and the outcomes the collector counted; the
+// totals over levels; and false positives per absent lookup.
+Status AddLevelFigures(DB* db, ROCKSDB_NAMESPACE::ColumnFamilyHandle* cf,
+                       const FilterStatsCollector& collector,
+                       FilterReport* report) {
+  FilterReport& r = *report;
   ROCKSDB_NAMESPACE::ColumnFamilyMetaData meta;
   db->GetColumnFamilyMetaData(cf, &meta);
   ROCKSDB_NAMESPACE::TablePropertiesCollection all_props;
@@ -130,18 +134,11 @@ Status BuildFilterReport(DB* db, const FilterStatsCollector& collector,
   std::map<uint64_t, std::shared_ptr<const ROCKSDB_NAMESPACE::TableProperties>>
       by_number;
   for (const auto& [path, props] : all_props) {
-    by_number[FileNumberOf(path)] = props;
+    by_number[SstFileNumber(path)] = props;
   }
-
-  const ROCKSDB_NAMESPACE::Options options = db->GetOptions(cf);
-  const auto* table =
-      options.table_factory == nullptr
-          ? nullptr
-          : options.table_factory
-                ->GetOptions<ROCKSDB_NAMESPACE::BlockBasedTableOptions>();
+  const auto* table = TableOptionsOf(db->GetOptions(cf));
   const ROCKSDB_NAMESPACE::FilterPolicy* policy =
       table == nullptr ? nullptr : table->filter_policy.get();
-
   const std::map<int, LevelFilterCounts> counts = collector.level_counts();
   const auto files_at_start = collector.FilesAtStart();
   std::string changed_levels;
@@ -252,6 +249,16 @@ Status BuildFilterReport(DB* db, const FilterStatsCollector& collector,
     }
   }
 
+  return Status::OK();
+}
+
+// Filter memory: in the block cache under cache_index_and_filter_blocks,
+// else what the table readers hold; and the block cache tickers.
+void AddCacheMemory(DB* db, ROCKSDB_NAMESPACE::ColumnFamilyHandle* cf,
+                    const FilterStatsCollector& collector,
+                    FilterReport* report) {
+  FilterReport& r = *report;
+  const auto* table = TableOptionsOf(db->GetOptions(cf));
   if (table != nullptr && table->cache_index_and_filter_blocks) {
     r.filter_cache_source = "block_cache";
     std::map<std::string, std::string> entry_stats;
@@ -282,6 +289,20 @@ Status BuildFilterReport(DB* db, const FilterStatsCollector& collector,
   db->GetIntProperty(cf, DB::Properties::kEstimateTableReadersMem,
                      &r.table_readers_mem);
   r.tickers = collector.TickersSinceStart();
+}
+
+}  // namespace
+
+Status BuildFilterReport(DB* db, const FilterStatsCollector& collector,
+                         const std::string& benchmark, FilterReport* report,
+                         ROCKSDB_NAMESPACE::ColumnFamilyHandle* cf) {
+  if (cf == nullptr) cf = db->DefaultColumnFamily();
+  FilterReport r;
+  r.benchmark = benchmark;
+  r.threads = collector.threads();
+  Status s = AddLevelFigures(db, cf, collector, &r);
+  if (!s.ok()) return s;
+  AddCacheMemory(db, cf, collector, &r);
   *report = std::move(r);
   return Status::OK();
 }

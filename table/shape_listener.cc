@@ -2,29 +2,17 @@
 #include "monkey/table/shape_listener.h"
 
 #include <algorithm>
-#include <cstdlib>
 
+#include "monkey/util/sst_file_name.h"
 #include "rocksdb/db.h"
 #include "rocksdb/metadata.h"
 
 namespace monkey {
 
-namespace {
-
-// "/db/000123.sst" -> 123; 0 if the name is not an SST's.
-uint64_t FileNumber(const std::string& path) {
-  const size_t slash = path.rfind('/');
-  const std::string name =
-      path.substr(slash == std::string::npos ? 0 : slash + 1);
-  char* end = nullptr;
-  const uint64_t number = std::strtoull(name.c_str(), &end, 10);
-  return end != nullptr && std::string(end) == ".sst" ? number : 0;
-}
-
-}  // namespace
-
 ShapeListener::ShapeListener(std::shared_ptr<const MonkeyFilterPolicy> policy)
-    : policy_(std::move(policy)) {}
+    : policy_(std::move(policy)) {
+  policy_->has_listener_ = true;
+}
 
 void ShapeListener::OnFlushBegin(ROCKSDB_NAMESPACE::DB* db,
                                  const ROCKSDB_NAMESPACE::FlushJobInfo& info) {
@@ -84,7 +72,7 @@ void ShapeListener::OnExternalFileIngested(
 
 void ShapeListener::OnTableFileCreated(
     const ROCKSDB_NAMESPACE::TableFileCreationInfo& info) {
-  const uint64_t number = FileNumber(info.file_path);
+  const uint64_t number = SstFileNumber(info.file_path);
   if (!info.status.ok() || number == 0) return;
   std::lock_guard<std::mutex> lock(mu_);
   filters_[number] = {
@@ -96,7 +84,7 @@ void ShapeListener::OnTableFileCreated(
 void ShapeListener::OnTableFileDeleted(
     const ROCKSDB_NAMESPACE::TableFileDeletionInfo& info) {
   std::lock_guard<std::mutex> lock(mu_);
-  filters_.erase(FileNumber(info.file_path));
+  filters_.erase(SstFileNumber(info.file_path));
 }
 
 void ShapeListener::SeedFiltersLocked(ROCKSDB_NAMESPACE::DB* db) {
@@ -104,7 +92,7 @@ void ShapeListener::SeedFiltersLocked(ROCKSDB_NAMESPACE::DB* db) {
   ROCKSDB_NAMESPACE::TablePropertiesCollection props;
   if (!db->GetPropertiesOfAllTables(&props).ok()) return;
   for (const auto& [path, p] : props) {
-    const uint64_t number = FileNumber(path);
+    const uint64_t number = SstFileNumber(path);
     if (number != 0 && !filters_.count(number)) {
       filters_[number] = {8.0 * p->filter_size,
                           static_cast<double>(p->num_filter_entries), false};

@@ -1,5 +1,7 @@
 // monkey::LoadOptionsFromFileStrict: an OPTIONS file whose filter policies
-// must load as written. See install.h.
+// must load as written. See strict_options.h.
+#include "monkey/strict_options.h"
+
 #include <fstream>
 
 #include "monkey/install.h"

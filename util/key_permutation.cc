@@ -1,6 +1,6 @@
 // KeyPermutation: a full-period 64-bit LCG with jump-ahead, mixed by a
 // bijection. See include/monkey/key_permutation.h.
-#include "monkey/key_permutation.h"
+#include "monkey/util/key_permutation.h"
 
 namespace monkey {
 

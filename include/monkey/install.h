@@ -3,7 +3,6 @@
 // use to turn Monkey on.
 #pragma once
 
-#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -35,21 +34,5 @@ std::shared_ptr<ROCKSDB_NAMESPACE::EventListener> NewShapeListener(
 // Publishes db's live shape now, rather than at its first flush or
 // compaction (RocksDB has no "opened" callback). Call after DB::Open.
 void RefreshShape(ROCKSDB_NAMESPACE::DB* db);
-
-// RocksDB 7.8.3 reads an OPTIONS file's filter_policy leniently: a value it
-// cannot create -- a typo, "monkey:oops", "monkey" before it is registered --
-// becomes no filter at all, even with ignore_unsupported_options=false
-// (BlockBasedTableFactory::ParseOption drops the error). This loads `path`
-// like ROCKSDB_NAMESPACE::LoadOptionsFromFile with strict ConfigOptions, then
-// creates every column family's filter_policy from the file strictly, and
-// returns InvalidArgument naming the value that fails.
-ROCKSDB_NAMESPACE::Status LoadOptionsFromFileStrict(
-    const std::string& path, ROCKSDB_NAMESPACE::DBOptions* db_options,
-    std::vector<ROCKSDB_NAMESPACE::ColumnFamilyDescriptor>* column_families);
-
-// The filter_policy value of each column family's block-based table options
-// in an OPTIONS file, as written; column families without one are absent.
-ROCKSDB_NAMESPACE::Status FilterPoliciesInOptionsFile(
-    const std::string& path, std::map<std::string, std::string>* policies);
 
 }  // namespace monkey

@@ -28,6 +28,7 @@
 //   &policy);
 #pragma once
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -158,6 +159,12 @@ class MonkeyFilterPolicy : public ROCKSDB_NAMESPACE::FilterPolicy {
   std::unique_ptr<const ROCKSDB_NAMESPACE::FilterPolicy> reader_;
 
   mutable std::mutex mu_;
+  // A ShapeListener feeds this policy: until its first shape arrives, a
+  // flush gets the budget rather than the static plan (see
+  // MillibitsForLevel).
+  mutable std::atomic<bool> has_listener_{false};
+  // Live shapes published so far.
+  mutable std::atomic<uint64_t> live_updates_{0};
   // Static plans by num_levels, made on first use and kept.
   mutable std::map<int, std::shared_ptr<const LevelPlans>> static_plans_;
   // Live plans by column family, replaced whole by UpdateLiveShape.

@@ -32,7 +32,10 @@ inline std::string CrashValue(uint64_t i) {
 
 // The child writes keys first, first+1, ... in batches of kCrashBatch with
 // WriteOptions::sync, and after each batch is acknowledged prints a line
-// "acked <n>": keys first .. first+n-1 are durable.
+// "acked <n>": keys first .. first+n-1 are durable. It also prints
+// "flushed <level>" and "compacted <output level>" as flushes and
+// compactions complete, so that the parent knows what files the run made
+// before it died, however slow the disk or early the kill.
 inline constexpr int kCrashBatch = 16;
 
 }  // namespace monkey::test

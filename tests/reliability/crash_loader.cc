@@ -13,7 +13,34 @@
 #include "monkey/tests/reliability/creation_level.h"
 #include "monkey/tests/small_tree_options.h"
 #include "rocksdb/db.h"
+#include "rocksdb/listener.h"
 #include "rocksdb/table.h"
+
+namespace {
+
+// One write(2) per line: the parent must never see half a line.
+void Say(const char* word, uint64_t n) {
+  char line[48];
+  const int len = snprintf(line, sizeof(line), "%s %llu\n", word,
+                           static_cast<unsigned long long>(n));
+  if (write(STDOUT_FILENO, line, len) != len) _exit(1);
+}
+
+// Tells the parent which files completed flushes and compactions made.
+class JobReporter : public ROCKSDB_NAMESPACE::EventListener {
+ public:
+  void OnFlushCompleted(ROCKSDB_NAMESPACE::DB*,
+                        const ROCKSDB_NAMESPACE::FlushJobInfo&) override {
+    Say("flushed", 0);
+  }
+  void OnCompactionCompleted(
+      ROCKSDB_NAMESPACE::DB*,
+      const ROCKSDB_NAMESPACE::CompactionJobInfo& info) override {
+    if (info.status.ok()) Say("compacted", info.output_level);
+  }
+};
+
+}  // namespace
 
 int main(int argc, char** argv) {
   if (argc != 4) {
@@ -32,6 +59,7 @@ int main(int argc, char** argv) {
       /*dynamic_level_bytes=*/true);
   options.table_properties_collector_factories.push_back(
       std::make_shared<monkey::test::CreationLevelCollectorFactory>());
+  options.listeners.push_back(std::make_shared<JobReporter>());
   ROCKSDB_NAMESPACE::Status s = monkey::Install(filter_uri, &options);
   if (!s.ok()) {
     fprintf(stderr, "crash_loader: %s\n", s.ToString().c_str());
@@ -56,11 +84,6 @@ int main(int argc, char** argv) {
       fprintf(stderr, "crash_loader: write: %s\n", s.ToString().c_str());
       return 1;
     }
-    // One write(2) per line: the parent must never see half a number.
-    char line[32];
-    const int len = snprintf(
-        line, sizeof(line), "acked %llu\n",
-        static_cast<unsigned long long>(n + monkey::test::kCrashBatch));
-    if (write(STDOUT_FILENO, line, len) != len) return 1;
+    Say("acked", n + monkey::test::kCrashBatch);
   }
 }

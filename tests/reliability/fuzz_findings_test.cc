@@ -1,9 +1,9 @@
 // Inputs the fuzzers (fuzz/) found, kept as readable regression tests. Each
 // also sits in the fuzzer's seed corpus as fuzz/corpus/*/finding_*. The
-// contract they check is the issue's: a planner input gives a validation
-// error or a finite plan that keeps its budget; an options string gives OK or
-// InvalidArgument; and what RocksDB writes to the OPTIONS file reads back as
-// the same policy.
+// contract they check is the fuzzers' (fuzz/*.cc): a planner input gives a
+// validation error or a finite plan that keeps its budget; an options string
+// gives OK or InvalidArgument; and what RocksDB writes to the OPTIONS file
+// reads back as the same policy.
 #include <gtest/gtest.h>
 
 #include <cfloat>

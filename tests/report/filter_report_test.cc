@@ -8,7 +8,7 @@
 
 #include <string>
 
-#include "monkey/key_permutation.h"
+#include "monkey/util/key_permutation.h"
 #include "monkey/tests/report/two_level_db.h"
 #include "monkey/util/filter_fpr_model.h"
 #include "rocksdb/table_properties.h"

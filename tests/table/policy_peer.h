@@ -21,6 +21,10 @@ class MonkeyFilterPolicyPeer {
                                             const std::string& column_family) {
     return policy.LiveShapeOf(column_family);
   }
+  // How many live shapes the policy has been given.
+  static uint64_t LiveUpdates(const MonkeyFilterPolicy& policy) {
+    return policy.live_updates_;
+  }
 };
 
 }  // namespace monkey

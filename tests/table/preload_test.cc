@@ -1,7 +1,8 @@
 // Tests of the LD_PRELOAD drop-in (table/preload.cc): Debian's stock db_bench,
-// unmodified, run with LD_PRELOAD=libmonkeyfilter.so and an OPTIONS file that
-// says filter_policy=monkey:7, builds per-level filters that follow Monkey's
-// plan; without the preload, the same OPTIONS file silently gets no filter.
+// unmodified, run with LD_PRELOAD=libmonkeyfilter_preload.so and an OPTIONS
+// file that says filter_policy=monkey:7, builds per-level filters that follow
+// Monkey's plan; without the preload, the same OPTIONS file silently gets no
+// filter.
 #include <gtest/gtest.h>
 
 #include <cmath>

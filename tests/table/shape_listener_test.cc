@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <map>
+#include <mutex>
 #include <random>
 #include <thread>
 
@@ -108,6 +109,23 @@ TEST(ShapeListenerTest, FirstFlushIsPlannedFromTheLiveShape) {
   }
   ASSERT_TRUE(db->Flush(ROCKSDB_NAMESPACE::FlushOptions()).ok());
   // Small filters round up to whole cache lines: a little over 8.
+  EXPECT_NEAR(RealizedBitsPerKey(db.get()), 8.0, 0.5);
+}
+
+// DB::Open replays an unflushed WAL into an L0 file before any listener
+// hears of the DB: that file gets the budget, not the static plan's L0.
+TEST(ShapeListenerTest, TheFlushOfAReplayedWalGetsTheBudget) {
+  test::TempDir dir;
+  {
+    auto db = test::OpenOrDie(YoungTreeOptions("monkey:8"), dir.path());
+    const std::string value(48, 'v');
+    for (int i = 0; i < 2000; ++i) {
+      ASSERT_TRUE(
+          db->Put(ROCKSDB_NAMESPACE::WriteOptions(), Key(i), value).ok());
+    }
+    ASSERT_EQ(RealizedBitsPerKey(db.get()), 0);  // still in the memtable
+  }
+  auto db = test::OpenOrDie(YoungTreeOptions("monkey:8"), dir.path());
   EXPECT_NEAR(RealizedBitsPerKey(db.get()), 8.0, 0.5);
 }
 
@@ -331,11 +349,65 @@ TEST(ShapeListenerTest, PlanUpdatesRaceSafelyWithPlanLookups) {
   EXPECT_EQ(lookups, 40000);
 }
 
+// Counts the SSTs during whose build the policy got a new live shape.
+class ReplanWitness : public ROCKSDB_NAMESPACE::EventListener {
+ public:
+  explicit ReplanWitness(const MonkeyFilterPolicy* policy) : policy_(policy) {}
+  // Runs on the job's thread before it builds the file. The first few
+  // compaction outputs wait there (up to 5 s) until another job re-plans,
+  // so that some builds surely overlap a re-plan, whatever the timing.
+  void OnTableFileCreationStarted(
+      const ROCKSDB_NAMESPACE::TableFileCreationBriefInfo& info) override {
+    const uint64_t at_start = MonkeyFilterPolicyPeer::LiveUpdates(*policy_);
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      started_[info.file_path] = at_start;
+    }
+    if (info.reason !=
+            ROCKSDB_NAMESPACE::TableFileCreationReason::kCompaction ||
+        held_.fetch_add(1) >= 3) {
+      return;
+    }
+    for (int i = 0; i < 5000; ++i) {
+      if (MonkeyFilterPolicyPeer::LiveUpdates(*policy_) > at_start) return;
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  }
+  void OnTableFileCreated(
+      const ROCKSDB_NAMESPACE::TableFileCreationInfo& info) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = started_.find(info.file_path);
+    if (it == started_.end()) return;
+    ++files_;
+    replanned_during_build_ +=
+        MonkeyFilterPolicyPeer::LiveUpdates(*policy_) > it->second;
+    started_.erase(it);
+  }
+  int files() const { return files_; }
+  int replanned_during_build() const { return replanned_during_build_; }
+
+ private:
+  const MonkeyFilterPolicy* policy_;
+  std::mutex mu_;
+  std::map<std::string, uint64_t> started_;
+  int files_ = 0;
+  int replanned_during_build_ = 0;
+  std::atomic<int> held_{0};
+};
+
 // And in a real DB: writers, a flush and a compaction thread, and the
-// listener re-planning on every job, while filters are built.
+// listener re-planning on every job while other jobs build filters. Every
+// key is found, and plans did change under files being built.
 TEST(ShapeListenerTest, FlushesAndCompactionsRePlanConcurrently) {
   test::TempDir dir;
   ROCKSDB_NAMESPACE::Options options = YoungTreeOptions("monkey:9");
+  const auto* monkey =
+      options.table_factory
+          ->GetOptions<ROCKSDB_NAMESPACE::BlockBasedTableOptions>()
+          ->filter_policy->CheckedCast<MonkeyFilterPolicy>();
+  ASSERT_NE(monkey, nullptr);
+  auto witness = std::make_shared<ReplanWitness>(monkey);
+  options.listeners.push_back(witness);
   auto db = test::OpenOrDie(options, dir.path());
   std::vector<std::thread> writers;
   for (int t = 0; t < 2; ++t) {
@@ -347,12 +419,15 @@ TEST(ShapeListenerTest, FlushesAndCompactionsRePlanConcurrently) {
     });
   }
   for (auto& w : writers) w.join();
-  ASSERT_TRUE(db->Flush(ROCKSDB_NAMESPACE::FlushOptions()).ok());
+  test::WaitForCompactions(db.get());
   std::string value;
   for (int i = 0; i < 60000; ++i) {
     ASSERT_TRUE(db->Get(ROCKSDB_NAMESPACE::ReadOptions(), Key(i), &value).ok())
         << i;
   }
+  EXPECT_GT(witness->files(), 10);
+  EXPECT_GT(witness->replanned_during_build(), 0)
+      << "no plan changed while a file was being built";
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 // Tests of monkey::LoadOptionsFromFileStrict (table/strict_options.cc):
 // RocksDB 7.8.3 turns a bad filter_policy in an OPTIONS file into no filter;
 // the strict loader refuses it.
+#include "monkey/strict_options.h"
+
 #include <gtest/gtest.h>
 
 #include <fstream>

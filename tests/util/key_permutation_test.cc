@@ -1,7 +1,7 @@
 // Tests of KeyPermutation (util/key_permutation.cc): jump-ahead equals
 // stepping, no value repeats, resuming continues the same sequence, and the
 // values spread over the whole key space.
-#include "monkey/key_permutation.h"
+#include "monkey/util/key_permutation.h"
 
 #include <gtest/gtest.h>
 

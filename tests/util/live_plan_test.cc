@@ -95,7 +95,8 @@ TEST(LivePlanTest, FilesSideBySideGetTheSameBits) {
   EXPECT_NEAR(Bits(plan, 2), 8, 0.02);
 }
 
-// The issue this plan was rebuilt for: the last level's files were built
+// What the plan before this one got wrong (docs/design.md, "The live
+// plan"): the last level's files were built
 // when it was the only level, with the whole budget, and sit above its plan
 // now. That overspend is the past's; the upper levels, rewritten most
 // often, must not pay it back. Inside the band they get exactly what they
@@ -312,7 +313,8 @@ TEST(LivePlanSimulationTest, GrowthPathsStayNearTheOptimum) {
   EXPECT_LE(OutOfBounds(paths), 0.03 * paths.size());
 }
 
-// The issue's regime, pinned: a fast bulk load into a small base level with
+// The regime the plan before this one failed in, pinned: a fast bulk load
+// into a small base level with
 // dynamic sizing on, the upper levels backed up, settled at every step. The
 // controller before this plan (a proportional one on the realized average)
 // starved the upper levels here.

@@ -2,6 +2,7 @@
 #include "monkey/tools/fpr_check/engine_options.h"
 
 #include "monkey/install.h"
+#include "monkey/strict_options.h"
 #include "rocksdb/convenience.h"
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/table.h"

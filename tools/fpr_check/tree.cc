@@ -6,7 +6,7 @@
 #include <cstdio>
 
 #include "monkey/install.h"
-#include "monkey/key_permutation.h"
+#include "monkey/util/key_permutation.h"
 #include "rocksdb/table.h"
 
 namespace monkey::fpr_check {
