@@ -1,0 +1,64 @@
+#!/usr/bin/python3
+# Tests of tools/comparison/checks.py: the instrument against the model, and
+# monkey:10 and monkey:7 against bloomfilter:10.
+
+import unittest
+
+from testing import level, result
+from comparison.checks import checks, instrument_checks, monkey_checks
+
+
+class ChecksTest(unittest.TestCase):
+    def setUp(self):
+        self.results = [result("bloomfilter:10", 1000, 0.02, 0.02, 100),
+                        result("monkey:10", 1000, 0.014, 0.014, 104),
+                        result("monkey:7", 1000, 0.05, 0.05, 70)]
+
+    def test_verdicts(self):
+        verdicts = checks(self.results)
+        self.assertEqual(verdicts[0], "PASS instrument: all 3 measured "
+                         "levels agree with the model (3 sigma or 5%)")
+        self.assertEqual(
+            verdicts[1],
+            "PASS 1,000 keys monkey:10 vs bloomfilter:10 (lower sum FPR, "
+            "bytes <= 1.05x): sum FPR 1.400% vs 2.000% (0.700x), filter "
+            "bytes 1.040x; measured/model sum FPR 1.000")
+        self.assertTrue(verdicts[2].startswith(
+            "FAIL 1,000 keys monkey:7 vs bloomfilter:10 (sum FPR <=, fewer "
+            "bytes): sum FPR 5.000% vs 2.000% (2.500x)"), verdicts)
+        self.assertEqual(len(verdicts), 3)
+
+    def test_variants_are_judged_like_their_base(self):
+        static = result("monkey:7/static=id=monkey;bits_per_key=7;"
+                        "shape=static", 1000, 0.019, 0.02, 70)
+        self.assertTrue(monkey_checks(self.results + [static])[-1].startswith(
+            "PASS 1,000 keys monkey:7/static"))
+        # monkey:100 is not monkey:10.
+        other = result("monkey:100", 1000, 0.001, 0.001, 1000)
+        self.assertEqual(len(monkey_checks(self.results + [other])), 2)
+
+    def test_too_many_bytes_fails(self):
+        self.results[1] = result("monkey:10", 1000, 0.014, 0.014, 106)
+        self.assertTrue(monkey_checks(self.results)[0].startswith("FAIL"))
+
+    def test_no_baseline_no_monkey_verdict(self):
+        self.assertEqual(monkey_checks(self.results[1:]), [])
+
+    def test_instrument_disagreement_fails_per_level(self):
+        self.results[0] = result("bloomfilter:10", 1000, 0.02, 0.02, 100,
+                                 agrees=False)
+        verdicts = instrument_checks(self.results)
+        self.assertEqual(verdicts, [
+            "FAIL instrument: 1,000 keys bloomfilter:10 L6: measured "
+            "1.0000%, model 2.0000% (sigma 0.1000%, 100 trials)"])
+
+    def test_no_level_judged(self):
+        changed = level(6, agrees=None)
+        r = result("monkey:10", 1000, 0.01, 0.01, 100, levels=[changed])
+        self.assertEqual(instrument_checks([r]), [
+            "instrument: no level judged (every level's files changed "
+            "during the measurement)"])
+
+
+if __name__ == "__main__":
+    unittest.main()

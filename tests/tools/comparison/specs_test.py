@@ -1,0 +1,74 @@
+#!/usr/bin/python3
+# Tests of tools/comparison/specs.py: configuration specs, --also_db_bench
+# builds, the phases of each preset and the order of the runs.
+
+import unittest
+
+import testing  # noqa: F401  (the import path)
+from comparison import specs
+
+
+class SpecsTest(unittest.TestCase):
+    def test_parse_config(self):
+        c = specs.parse_config("monkey:7")
+        self.assertEqual((c["label"], c["filter_uri"], c["flags"]),
+                         ("monkey:7", "monkey:7", []))
+        c = specs.parse_config(
+            "bloomfilter:10+hits=bloomfilter:10 --optimize_filters_for_hits=1")
+        self.assertEqual(c["label"], "bloomfilter:10+hits")
+        self.assertEqual(c["filter_uri"], "bloomfilter:10")
+        self.assertEqual(c["flags"], ["--optimize_filters_for_hits=1"])
+        c = specs.parse_config("id=monkey;bits_per_key=8")
+        self.assertEqual((c["label"], c["filter_uri"]),
+                         ("id=monkey;bits_per_key=8",) * 2)
+        c = specs.parse_config("m8=id=monkey;bits_per_key=8")
+        self.assertEqual((c["label"], c["filter_uri"]),
+                         ("m8", "id=monkey;bits_per_key=8"))
+        c = specs.parse_config("none")
+        self.assertEqual((c["label"], c["filter_uri"]), ("none", ""))
+
+    def test_every_preset_config_parses_to_a_distinct_label(self):
+        for name, preset in specs.PRESETS.items():
+            labels = [specs.parse_config(c)["label"]
+                      for c in preset["configs"]]
+            self.assertEqual(len(labels), len(set(labels)), name)
+
+    def test_builds_are_crossed(self):
+        configs = specs.with_builds(
+            [specs.parse_config("none"), specs.parse_config("monkey:7")],
+            ["release=/fork/db_bench"])
+        self.assertEqual([c["label"] for c in configs],
+                         ["none", "none@release", "monkey:7",
+                          "monkey:7@release"])
+        self.assertEqual(configs[3]["db_bench"], "/fork/db_bench")
+        self.assertEqual(configs[3]["filter_uri"], "monkey:7")
+        self.assertEqual(configs[3]["base_label"], "monkey:7")
+        self.assertNotIn("db_bench", configs[2])
+        with self.assertRaises(SystemExit):
+            specs.with_builds(configs, ["no-path"])
+
+    def test_phases_load_then_measure(self):
+        phases = specs.workload_phases("default", 1000, 400, 2, 1 << 20)
+        self.assertEqual([(p, ops) for p, _, ops in phases],
+                         [("load", 1000), ("measure", 400)])
+        load, measure = phases[0][1], phases[1][1]
+        self.assertIn(f"--benchmarks=fillrandom,{specs.SETTLE}", load)
+        self.assertIn("--reads=200", measure)  # per thread
+        self.assertIn("--use_existing_db=1", measure)
+        tdstore = specs.workload_phases("tdstore", 1000, 400, 1, 12345)
+        self.assertIn("--benchmarks=insertunique", tdstore[1][1])
+        self.assertIn("--cache_size=12345", tdstore[1][1])
+
+    def test_schedule_runs_each_load_once_and_each_measure_per_round(self):
+        phases = [("load", ["a"], 1), ("measure", ["b"], 2)]
+        self.assertEqual(specs.schedule(phases, 3),
+                         [(0, "load", ["a"], 1), (0, "measure", ["b"], 2),
+                          (1, "measure", ["b"], 2), (2, "measure", ["b"], 2)])
+        # By name, not by position.
+        two = [("load", ["a"], 1), ("load", ["c"], 1), ("measure", ["b"], 2)]
+        self.assertEqual([p for _, p, _, _ in specs.schedule(two, 2)],
+                         ["load", "load", "measure", "measure"])
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,71 @@
+# The PASS/FAIL verdicts of a comparison: the instrument (each measured
+# level's FPR) against the FPR model, and Monkey against bloomfilter:10 at
+# the same size.
+
+from comparison.figures import fmt_pct, main_report, summarize
+
+
+def instrument_checks(results):
+    """A FAIL line for each level whose measured FPR disagrees with its
+    model; else one PASS line, or a note that no level was judged."""
+    out = []
+    checked = 0
+    for r in results:
+        main = main_report(r)
+        if not main:
+            continue
+        for l in main["levels"]:
+            if l.get("model_agrees") is not None:
+                checked += 1
+            if l.get("model_agrees") is False:
+                out.append(
+                    f"FAIL instrument: {r['num']:,} keys {r['config']['label']}"
+                    f" L{l['level']}: measured {fmt_pct(l['fpr'], 4)}, model "
+                    f"{fmt_pct(l['model_fpr'], 4)} (sigma "
+                    f"{fmt_pct(l['fpr_sigma'], 4)}, "
+                    f"{l['useful'] + l['false_positives']:,} trials)")
+    if not out and checked:
+        out.append(f"PASS instrument: all {checked} measured levels agree "
+                   "with the model (3 sigma or 5%)")
+    elif not out:
+        out.append("instrument: no level judged (every level's files "
+                   "changed during the measurement)")
+    return out
+
+
+def monkey_checks(results):
+    """monkey:10 (and variants labelled "monkey:10/...") must have a lower
+    sum FPR than bloomfilter:10 in at most 1.05x its bytes; monkey:7 (and
+    "monkey:7/...") at most its sum FPR in fewer bytes."""
+    out = []
+    for num in sorted({r["num"] for r in results}):
+        by = {r["config"]["label"]: summarize(r) for r in results
+              if r["num"] == num}
+        base = by.get("bloomfilter:10")
+        if not base or base["sum_fpr"] is None:
+            continue
+        for label, m in by.items():
+            if label.split("/")[0] not in ("monkey:10", "monkey:7"):
+                continue
+            if m["sum_fpr"] is None:
+                continue
+            fpr_ratio = m["sum_fpr"] / base["sum_fpr"]
+            bytes_ratio = m["filter_bytes"] / base["filter_bytes"]
+            if label.startswith("monkey:10"):
+                ok = fpr_ratio < 1 and bytes_ratio <= 1.05
+                want = "lower sum FPR, bytes <= 1.05x"
+            else:
+                ok = fpr_ratio <= 1 and bytes_ratio < 1
+                want = "sum FPR <=, fewer bytes"
+            out.append(
+                f"{'PASS' if ok else 'FAIL'} {num:,} keys {label} vs "
+                f"bloomfilter:10 ({want}): sum FPR {fmt_pct(m['sum_fpr'])} vs "
+                f"{fmt_pct(base['sum_fpr'])} ({fpr_ratio:.3f}x), filter bytes "
+                f"{bytes_ratio:.3f}x; measured/model sum FPR "
+                f"{m['sum_fpr'] / m['model_sum_fpr']:.3f}")
+    return out
+
+
+def checks(results):
+    """The acceptance checks: instrument vs model, Monkey vs Bloom."""
+    return instrument_checks(results) + monkey_checks(results)

@@ -1,0 +1,75 @@
+# The figures of one result (one size and configuration) that the table, the
+# checks, the CSV files and the plots share, and how they are printed.
+
+# The report a result is judged by: the absent-key lookups of the default
+# workload, or tdstore's unique-key inserts.
+MAIN_BENCHMARKS = ("readmissing", "insertunique")
+
+
+def fmt_pct(x, digits=3):
+    return "-" if x is None else f"{100 * x:.{digits}f}%"
+
+
+def fmt_num(x, fmt="{:,.0f}"):
+    return "-" if x is None else fmt.format(x)
+
+
+def main_report(result):
+    """The filter report of the first of MAIN_BENCHMARKS the result has, or
+    None."""
+    reports = result["reports"]
+    for name in MAIN_BENCHMARKS:
+        if reports.get(name):
+            return reports[name]
+    return None
+
+
+def summarize(result):
+    """Scalar figures of one (size, config) result."""
+    main = main_report(result) or {}
+    s = {
+        "filter_bytes": main.get("filter_bytes_total"),
+        "bits_per_key": main.get("bits_per_key"),
+        "sum_fpr": main.get("sum_fpr"),
+        "model_sum_fpr": main.get("model_sum_fpr"),
+        "fp_per_absent_lookup": main.get("fp_per_absent_lookup"),
+        "filter_cache_bytes": main.get("filter_cache_bytes"),
+        "filter_and_index_bytes": (main["filter_bytes_total"]
+                                   + main.get("index_bytes_total", 0)
+                                   if main else None),
+        "filter_cache_misses": main.get("block_cache_filter_miss"),
+        "filter_bytes_read": main.get("block_cache_filter_bytes_insert"),
+        # None when no level was judged (all changed during the run).
+        "model_agrees": (main.get("model_agrees") if any(
+            l.get("model_agrees") is not None
+            for l in main.get("levels", [])) else None),
+    }
+    lookups = main.get("lookups") or 0
+    hit, miss = main.get("block_cache_data_hit"), main.get("block_cache_data_miss")
+    s["data_blocks_per_lookup"] = ((hit + miss) / lookups
+                                   if lookups and hit is not None else None)
+    for b in result["benchmarks"]:
+        s[f"{b['benchmark']}_ops_per_sec"] = b["ops_per_sec"]
+        s[f"{b['benchmark']}_p95_micros"] = b["p95_micros"]
+    return s
+
+
+def level_rows(result):
+    """The main report's levels, each with the plan's bits/key and FPR for
+    it (None without a plan)."""
+    main = main_report(result) or {}
+    rows = []
+    for level in main.get("levels", []):
+        plan = result["plan"].get(level["level"], {})
+        rows.append(dict(level, plan_bits_per_key=plan.get("bits_per_key"),
+                         plan_fpr=plan.get("fpr")))
+    return rows
+
+
+def labels_in_order(results):
+    """The configuration labels, each once, in the order they ran."""
+    labels = []
+    for r in results:
+        if r["config"]["label"] not in labels:
+            labels.append(r["config"]["label"])
+    return labels

@@ -1,0 +1,106 @@
+# The side-by-side table of every configuration (one column each, one block
+# per size), and the comparison of --also_db_bench builds with --db_bench.
+
+from comparison.figures import (fmt_num, fmt_pct, labels_in_order,
+                                level_rows, summarize)
+
+
+def builds_table(results):
+    """Each --also_db_bench build against --db_bench, configuration by
+    configuration: its ops/s as a ratio, and both sum FPRs (the filters and
+    so the FPRs must not depend on the build)."""
+    lines = []
+    for r in results:
+        build = r["config"].get("build")
+        if not build:
+            continue
+        base = next((b for b in results if b["num"] == r["num"]
+                     and b["config"]["label"] == r["config"]["base_label"]),
+                    None)
+        if base is None:
+            continue
+        if not lines:
+            lines.append("build comparison: ops/s of CONFIG@BUILD over "
+                         "--db_bench's, and sum FPR of each")
+        mine, theirs = summarize(r), summarize(base)
+        cells = []
+        for b in r["benchmarks"]:
+            if b.get("phase") != "measure":
+                continue
+            key = f"{b['benchmark']}_ops_per_sec"
+            if mine.get(key) and theirs.get(key):
+                cells.append(f"{b['benchmark']} {mine[key] / theirs[key]:.2f}x")
+        lines.append(
+            f"  {r['num']:,} keys {r['config']['label']}: " + ", ".join(cells)
+            + f"; sum FPR {fmt_pct(theirs['sum_fpr'])} -> "
+            f"{fmt_pct(mine['sum_fpr'])}")
+    return "\n".join(lines)
+
+
+def print_table(results, preset):
+    configs = labels_in_order(results)
+    sizes = sorted({r["num"] for r in results})
+    width = max(14, max(len(c) for c in configs) + 2)
+    benches = []
+    for r in results:
+        for b in r["benchmarks"]:
+            if b["benchmark"] not in benches:
+                benches.append(b["benchmark"])
+    lines = []
+
+    def row(name, cells):
+        lines.append(f"{name:<30}" + "".join(f"{c:>{width}}" for c in cells))
+
+    row("", configs)
+    for num in sizes:
+        by_label = {r["config"]["label"]: r for r in results if r["num"] == num}
+        sums = {k: summarize(v) for k, v in by_label.items()}
+        if len(sizes) > 1:
+            lines.append(f"--- {num:,} keys")
+
+        def cells(key, fmt):
+            return [fmt(sums[c].get(key)) if c in sums else "" for c in configs]
+
+        row("filter MiB", cells("filter_bytes",
+                                lambda v: fmt_num(v and v / 2**20, "{:.3f}")))
+        row("realized bits/key", cells("bits_per_key",
+                                       lambda v: fmt_num(v, "{:.2f}")))
+        levels = sorted({l["level"] for r in by_label.values()
+                         for l in level_rows(r)})
+        for lv in levels:
+            def level_cell(label, key, fmt):
+                r = by_label.get(label)
+                for l in level_rows(r) if r else []:
+                    if l["level"] == lv:
+                        return fmt(l.get(key))
+                return "-"
+            row(f"L{lv} bits/key", [level_cell(c, "bits_per_key",
+                                               lambda v: fmt_num(v, "{:.2f}"))
+                                    for c in configs])
+            row(f"L{lv} FPR", [level_cell(c, "fpr", fmt_pct) for c in configs])
+        row("sum FPR", cells("sum_fpr", fmt_pct))
+        row("sum FPR, model", cells("model_sum_fpr", fmt_pct))
+        row("FP per absent lookup", cells("fp_per_absent_lookup",
+                                          lambda v: fmt_num(v, "{:.4f}")))
+        row("data blocks per lookup", cells("data_blocks_per_lookup",
+                                            lambda v: fmt_num(v, "{:.4f}")))
+        if preset == "tdstore":
+            row("filters+indexes MiB", cells(
+                "filter_and_index_bytes",
+                lambda v: fmt_num(v and v / 2**20, "{:.3f}")))
+            row("filter cache MiB", cells(
+                "filter_cache_bytes",
+                lambda v: fmt_num(v and v / 2**20, "{:.3f}")))
+            row("filter block cache misses", cells("filter_cache_misses",
+                                                   fmt_num))
+            row("filter MiB read", cells(
+                "filter_bytes_read",
+                lambda v: fmt_num(v and v / 2**20, "{:.1f}")))
+        for bench in benches:
+            row(f"{bench} ops/s", cells(f"{bench}_ops_per_sec", fmt_num))
+            row(f"{bench} P95 us", cells(f"{bench}_p95_micros",
+                                         lambda v: fmt_num(v, "{:.2f}")))
+        row("instrument agrees w/ model",
+            cells("model_agrees",
+                  lambda v: "-" if v is None else ("yes" if v else "NO")))
+    return "\n".join(lines)
