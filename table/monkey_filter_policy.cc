@@ -35,6 +35,11 @@ using ROCKSDB_NAMESPACE::TableFileCreationReason;
 // default (ColumnFamilyOptions::num_levels).
 constexpr int kDefaultNumLevels = 7;
 
+// PlanToString says the live plan spends other than the budget on new files
+// when it does by more than this: the plan's price moves in steps, so it
+// never spends the budget to the bit.
+constexpr double kShownBudgetChange = 0.005;
+
 // RocksDB parses doubles with std::stod, which reads "7abc" as 7. Options
 // that size memory must not be guessed at, so parse the whole string.
 Status ParseStrictDouble(const ConfigOptions&, const std::string& name,
@@ -354,7 +359,8 @@ std::string MonkeyFilterPolicy::PlanToString(
                        " shape): " + budget;
   // The live plan moves its price when the filters already built stray
   // from the budget (util/live_plan.h); say so when it does.
-  if (std::fabs(plans->bits_per_key / options_.bits_per_key - 1) > 0.005) {
+  if (std::fabs(plans->bits_per_key / options_.bits_per_key - 1) >
+      kShownBudgetChange) {
     snprintf(budget, sizeof(budget), " (new files %.3f, to hold it)",
              plans->bits_per_key);
     header += budget;

@@ -68,6 +68,11 @@ for p in $(sed -e 's/#.*//' "$patches/series"); do
   echo "build_db_bench: applied $p" >&2
 done
 
+# Our headers are included as "monkey/...": a folder where monkey is this
+# repository, as in a RocksDB tree's plugin/ (see CMakeLists.txt).
+mkdir -p "$work/source_root"
+ln -sfn "$repo" "$work/source_root/monkey"
+
 # Debian's CMake build defines these on Linux (WITH_* compression ON).
 cxx=${CXX:-g++}
 flags="-std=c++17 -O2 -fno-omit-frame-pointer -pthread $ndebug
@@ -76,7 +81,7 @@ flags="-std=c++17 -O2 -fno-omit-frame-pointer -pthread $ndebug
   -DROCKSDB_RANGESYNC_PRESENT -DROCKSDB_PTHREAD_ADAPTIVE_MUTEX
   -DROCKSDB_MALLOC_USABLE_SIZE -DROCKSDB_SCHED_GETCPU_PRESENT
   -DROCKSDB_AUXV_GETAUXVAL_PRESENT
-  -I$work -I$src -I$src/include -I$repo/include"
+  -I$work -I$src -I$src/include -I$repo/include -I$work/source_root"
 echo "build_db_bench: compiling db_bench ($cxx, ${ndebug:-assertions on})" >&2
 pids=""
 for f in db_bench db_bench_tool simulated_hybrid_file_system; do

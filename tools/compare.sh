@@ -16,4 +16,8 @@ set -eu
 cd "$(dirname "$0")/.."
 tools/install_deps.sh
 db_bench=$(tools/build_db_bench.sh build | tail -n 1)
+[ -x "$db_bench" ] || {
+  echo "compare.sh: building db_bench failed (see above)" >&2
+  exit 1
+}
 exec /usr/bin/python3 tools/compare.py --db_bench="$db_bench" "$@"
