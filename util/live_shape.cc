@@ -8,6 +8,8 @@
 #include <unordered_set>
 #include <utility>
 
+#include "monkey/util/key_range.h"
+
 namespace monkey {
 namespace {
 
@@ -18,9 +20,11 @@ struct Span {
   size_t last = 0;
 };
 
+// The files' ends, sorted and distinct, and each file's span over them.
 std::vector<Span> SpansOf(const std::vector<LiveFile>& files,
-                          size_t* boundaries) {
-  std::vector<std::string_view> ends;
+                          std::vector<std::string_view>* sorted_ends) {
+  std::vector<std::string_view>& ends = *sorted_ends;
+  ends.clear();
   for (const LiveFile& f : files) {
     ends.push_back(f.smallest);
     ends.push_back(f.largest);
@@ -37,7 +41,6 @@ std::vector<Span> SpansOf(const std::vector<LiveFile>& files,
     if (a > b) std::swap(a, b);  // a reverse comparator
     spans.push_back({a, b});
   }
-  *boundaries = ends.size();
   return spans;
 }
 
@@ -49,13 +52,18 @@ size_t EndUnit(const Span& s) { return 2 * s.last + 1; }
 // The share of all keys in units [0, u), for every u. Narrow files go
 // first and lay down where the keys are; each wider file then spreads its
 // keys in proportion to the keys already there (it holds keys like the
-// rest of the tree), or evenly over its stretches where nothing is yet.
-// Files side by side (sequential keys) keep exactly their own keys; an L0
-// file over a level of many small files follows that level's density and
-// puts nothing in the gaps between its files.
+// rest of the tree). Where nothing is yet, a file spreads its keys over its
+// stretches by their width in byte space, measured after the prefix the
+// file's own ends share: inside one file that is fine enough, and it puts
+// next to nothing in the sliver between two adjacent files of the level
+// above, which counting stretches alike would fill with a third of the
+// file. Files side by side (sequential keys) keep exactly their own keys;
+// an L0 file over a level of many small files follows that level's
+// density.
 std::vector<double> KeyMassPrefix(const std::vector<Span>& spans,
                                   const std::vector<double>& entries,
-                                  size_t boundaries) {
+                                  const std::vector<std::string_view>& ends) {
+  const size_t boundaries = ends.size();
   const size_t units = boundaries == 0 ? 0 : 2 * boundaries - 1;
   std::vector<size_t> order(spans.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -73,8 +81,20 @@ std::vector<double> KeyMassPrefix(const std::vector<Span>& spans,
       const double scale = entries[i] / there;
       for (size_t u = first; u < stop; ++u) mass[u] *= 1 + scale;
     } else if (s.last > s.first) {
-      const double each = entries[i] / (s.last - s.first);
-      for (size_t u = first + 1; u < stop; u += 2) mass[u] += each;
+      const size_t skip = CommonPrefixLength({ends[s.first], ends[s.last]});
+      std::vector<double> width;
+      double widths = 0;
+      for (size_t b = s.first; b < s.last; ++b) {
+        width.push_back(std::max(
+            0.0, KeyPosition(ends[b + 1], skip) - KeyPosition(ends[b], skip)));
+        widths += width.back();
+      }
+      for (size_t b = s.first; b < s.last; ++b) {
+        const double share = widths > 0
+                                 ? width[b - s.first] / widths
+                                 : 1.0 / static_cast<double>(s.last - s.first);
+        mass[2 * b + 1] += entries[i] * share;
+      }
     } else {
       mass[first] += entries[i];
     }
@@ -105,9 +125,9 @@ double MassOf(std::vector<std::pair<size_t, size_t>> ranges,
 
 std::vector<double> KeyShareInRange(const std::vector<LiveFile>& files,
                                     const std::vector<double>& entries) {
-  size_t boundaries = 0;
-  const std::vector<Span> spans = SpansOf(files, &boundaries);
-  const std::vector<double> prefix = KeyMassPrefix(spans, entries, boundaries);
+  std::vector<std::string_view> ends;
+  const std::vector<Span> spans = SpansOf(files, &ends);
+  const std::vector<double> prefix = KeyMassPrefix(spans, entries, ends);
   std::vector<double> share;
   for (const Span& s : spans) {
     share.push_back(prefix[EndUnit(s)] - prefix[FirstUnit(s)]);
@@ -149,9 +169,9 @@ std::vector<LiveLevel> ProjectLiveShape(const std::vector<LiveFile>& files,
     entries.push_back(e);
   }
   // Key shares in rank space, and each file's units, to merge ranges.
-  size_t boundaries = 0;
-  const std::vector<Span> spans = SpansOf(files, &boundaries);
-  const std::vector<double> prefix = KeyMassPrefix(spans, entries, boundaries);
+  std::vector<std::string_view> ends;
+  const std::vector<Span> spans = SpansOf(files, &ends);
+  const std::vector<double> prefix = KeyMassPrefix(spans, entries, ends);
   // Unit ranges per projected level (levels >= 1) and per L0 run.
   std::map<int, std::vector<std::pair<size_t, size_t>>> level_ranges;
   std::map<size_t, std::vector<std::pair<size_t, size_t>>> merged_l0_runs;
