@@ -43,6 +43,7 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 root=${DB_BENCH_PATCHES:-$repo/db_bench_patches}
 [ -f "$root/series" ] || die "no series file in $root"
 root=$(cd "$root" && pwd)
+shown=${root#"$repo"/} # for messages: relative inside this repository
 
 # version_le A B: A <= B as versions (sort -V: 11.9.0 < 11.10.0).
 version_le() {
@@ -83,7 +84,7 @@ if [ -n "$checked" ]; then
   say "RocksDB $version: $checked"
 else
   say "warning: the series was not checked against RocksDB $version" \
-    "(db_bench_patches/checked); trying it"
+    "($shown/checked); trying it"
 fi
 
 # hunk_context PATCH N: hunk N's lines, each of RocksDB's with how often the
@@ -120,9 +121,9 @@ explain_failure() {
     hunk_context "$1" "$n" >&2
   done
   say "No file in the series fits RocksDB $version. To port it: copy" \
-    "${1#"$repo"/} to db_bench_patches/since-$version/$(basename "$1")," \
+    "${1#"$repo"/} to $shown/since-$version/$(basename "$1")," \
     "re-anchor the hunk there on lines this version has, rerun this script," \
-    "and add $version to db_bench_patches/checked (see" \
+    "and add $version to $shown/checked (see" \
     "db_bench_patches/README.md). For a stock db_bench instead:" \
     "DB_BENCH_PATCHES=none (tools/build_rocksdb_fork.sh)."
   exit 1
