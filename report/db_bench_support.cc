@@ -187,7 +187,7 @@ DbBenchInsertUnique::Thread DbBenchInsertUnique::ForThread(int tid) const {
   return Thread(KeyPermutation().From(from), keys_per_thread_);
 }
 
-bool DbBenchInsertUnique::Thread::Insert(
+Status DbBenchInsertUnique::Thread::Insert(
     DB* db, const ROCKSDB_NAMESPACE::ReadOptions& read_options,
     const ROCKSDB_NAMESPACE::WriteOptions& write_options,
     const ROCKSDB_NAMESPACE::Slice& key,
@@ -198,20 +198,20 @@ bool DbBenchInsertUnique::Thread::Insert(
   Status s = db->Get(read_options, db->DefaultColumnFamily(), key, &existing_);
   if (s.ok()) {
     ++found_;  // see found()
-    return true;
+    return s;
   }
   if (!s.IsNotFound()) {
     *error = "insertunique: Get: " + s.ToString();
-    return false;
+    return s;
   }
   const ROCKSDB_NAMESPACE::Slice v = value();
   s = db->Put(write_options, key, v);
   if (!s.ok()) {
     *error = "insertunique: Put: " + s.ToString();
-    return false;
+    return s;
   }
   bytes_ += static_cast<int64_t>(key.size() + v.size());
-  return true;
+  return s;
 }
 
 std::string DbBenchInsertUnique::Thread::Message() const {

@@ -114,15 +114,16 @@ class DbBenchInsertUnique {
     // (GenerateKeyFromInt).
     uint64_t NextKey() { return cursor_.Next(); }
     // The existence check (Get), then, if the key is absent, the Put of
-    // value(); value() is called only then. False on a failed Get or Put,
-    // with db_bench's message in *error ("insertunique: Get: <status>" or
-    // "insertunique: Put: <status>").
-    bool Insert(ROCKSDB_NAMESPACE::DB* db,
-                const ROCKSDB_NAMESPACE::ReadOptions& read_options,
-                const ROCKSDB_NAMESPACE::WriteOptions& write_options,
-                const ROCKSDB_NAMESPACE::Slice& key,
-                const std::function<ROCKSDB_NAMESPACE::Slice()>& value,
-                std::string* error);
+    // value(); value() is called only then. On a failed Get or Put, its
+    // status, with db_bench's message in *error ("insertunique: Get:
+    // <status>" or "insertunique: Put: <status>").
+    ROCKSDB_NAMESPACE::Status Insert(
+        ROCKSDB_NAMESPACE::DB* db,
+        const ROCKSDB_NAMESPACE::ReadOptions& read_options,
+        const ROCKSDB_NAMESPACE::WriteOptions& write_options,
+        const ROCKSDB_NAMESPACE::Slice& key,
+        const std::function<ROCKSDB_NAMESPACE::Slice()>& value,
+        std::string* error);
 
     int64_t checked() const { return checked_; }
     // Keys that were there already: those of an overlapping
