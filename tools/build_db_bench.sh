@@ -1,8 +1,9 @@
 #!/bin/sh
 # Builds db_bench of the installed RocksDB (Debian's librocksdb-dev) with our
-# patch series (db_bench_patches/rocksdb-<version>/: --filter_uri, the
-# per-level filter report, insertunique) and our library, in about a minute.
-# The binary's path is the last line of output.
+# patch series (db_bench_patches/: --filter_uri, the per-level filter report,
+# insertunique; tools/apply_db_bench_patches.sh picks the files for the
+# version) and our library, in about a minute. The binary's path is the last
+# line of output.
 #
 #   tools/build_db_bench.sh [OUTDIR]      (default: build)
 #   ROCKSDB_SRC=path tools/build_db_bench.sh   to use a source tree at hand
@@ -28,9 +29,6 @@ out=$(cd "$out" && pwd)
 version=$(dpkg-query -W -f='${Version}' librocksdb-dev)
 upstream=${version%%-*}
 upstream=${upstream#*:}
-patches=$repo/db_bench_patches/rocksdb-$upstream
-[ -f "$patches/series" ] ||
-  die "no patch series for RocksDB $upstream (looked in $patches)"
 
 src=${ROCKSDB_SRC:-}
 if [ -z "$src" ]; then
@@ -58,15 +56,8 @@ work=$out/db_bench-src
 rm -rf "$work"
 mkdir -p "$work"
 cp -R "$src/tools" "$work/tools"
-for p in $(sed -e 's/#.*//' "$patches/series"); do
-  [ -f "$patches/$p" ] || die "series names $p, which is not in $patches"
-  if ! result=$(patch -p1 -F0 -d "$work" --dry-run -N < "$patches/$p" 2>&1); then
-    echo "$result" >&2
-    die "patch $p does not apply to $src (RocksDB $src_version); see above"
-  fi
-  patch -p1 -F0 -d "$work" -N -s < "$patches/$p"
-  echo "build_db_bench: applied $p" >&2
-done
+tools/apply_db_bench_patches.sh "$src_version" "$work" ||
+  die "the db_bench patches do not apply to $src (RocksDB $src_version); see above"
 
 # Our headers are included as "monkey/...": a folder where monkey is this
 # repository, as in a RocksDB tree's plugin/ (see CMakeLists.txt).
@@ -83,14 +74,17 @@ flags="-std=c++17 -O2 -fno-omit-frame-pointer -pthread $ndebug
   -DROCKSDB_AUXV_GETAUXVAL_PRESENT
   -I$work -I$src -I$src/include -I$repo/include -I$work/source_root"
 echo "build_db_bench: compiling db_bench ($cxx, ${ndebug:-assertions on})" >&2
-pids=""
-for f in db_bench db_bench_tool simulated_hybrid_file_system; do
-  # shellcheck disable=SC2086
-  nice $cxx $flags -c "$work/tools/$f.cc" -o "$work/$f.o" &
-  pids="$pids $!"
-done
+# The big file in the background, the two small ones meanwhile: two
+# compilers at a time.
+# shellcheck disable=SC2086
+nice $cxx $flags -c "$work/tools/db_bench_tool.cc" -o "$work/db_bench_tool.o" &
+big=$!
 failed=0
-for pid in $pids; do wait "$pid" || failed=1; done
+for f in db_bench simulated_hybrid_file_system; do
+  # shellcheck disable=SC2086
+  nice $cxx $flags -c "$work/tools/$f.cc" -o "$work/$f.o" || failed=1
+done
+wait "$big" || failed=1
 [ "$failed" -eq 0 ] || die "compiling db_bench failed (see above)"
 # shellcheck disable=SC2086
 $cxx -pthread -o "$out/db_bench" "$work/db_bench.o" "$work/db_bench_tool.o" \

@@ -16,8 +16,8 @@
 #   ROCKSDB_SOURCE_CACHE=dir  where Debian's source packages are unpacked
 #                          once (default: build-fork/sources)
 #   DB_BENCH_PATCHES=dir   the db_bench patch series to apply (a directory
-#                          with a `series` file; default
-#                          db_bench_patches/rocksdb-VERSION), or `none`
+#                          with a `series` file, laid out like
+#                          db_bench_patches/, the default), or `none`
 #   FORK_WORKDIR=dir       sources, build tree and logs (default
 #                          build-fork/rocksdb-VERSION)
 #   JOBS=n                 parallel compile jobs (default: all cores)
@@ -72,7 +72,7 @@ step() {
   if ! wait "$pid"; then
     say "step '$name' FAILED: $why"
     say "last lines of $log:"
-    tail -n 25 "$log" >&2
+    tail -n "${tail_lines:-25}" "$log" >&2
     exit 1
   fi
 }
@@ -96,9 +96,9 @@ prefix=${2:-$work/install}
 mkdir -p "$work/logs"
 work=$(cd "$work" && pwd)
 case $prefix in /*) ;; *) prefix=$(pwd)/$prefix ;; esac
-patches=${DB_BENCH_PATCHES:-$repo/db_bench_patches/rocksdb-$version}
+patches=${DB_BENCH_PATCHES:-$repo/db_bench_patches}
 if [ "$patches" != none ] && [ ! -f "$patches/series" ]; then
-  die "step 'patches' FAILED: no db_bench patch series for RocksDB $version at $patches (set DB_BENCH_PATCHES=dir, or DB_BENCH_PATCHES=none for stock db_bench)"
+  die "step 'patches' FAILED: no db_bench patch series at $patches (a directory with a series file; DB_BENCH_PATCHES=none for stock db_bench)"
 fi
 say "RocksDB $version -> $prefix (work: $work, $jobs jobs)"
 
@@ -129,25 +129,23 @@ rm -rf "$src/.git"
   die "step 'plugin' FAILED: $src/plugin/monkey already exists in the source"
 ln -s "$repo" "$src/plugin/monkey"
 
-apply_series() {
-  while read -r p; do
-    case $p in '' | '#'*) continue ;; esac
-    echo "applying $p"
-    patch -d "$src" -p1 -F0 --forward --batch --no-backup-if-mismatch \
-      <"$patches/$p" || {
-      echo "patch $patches/$p does not apply to RocksDB $version"
-      return 1
-    }
-  done <"$patches/series"
-}
+# One series for every version; tools/apply_db_bench_patches.sh picks each
+# patch's file for this one and explains a hunk that does not apply.
 if [ "$patches" != none ]; then
-  step patches "the db_bench patch series $patches does not apply (see which patch and hunk below)" \
-    apply_series
+  tail_lines=200 # its explanation, whole
+  step patches "the db_bench patch series $patches does not apply to RocksDB $version (which patch and hunk, and how to port it, below)" \
+    env DB_BENCH_PATCHES="$patches" "$repo/tools/apply_db_bench_patches.sh" \
+    "$version" "$src"
+  tail_lines=25
+  sed -n 's/^apply_db_bench_patches: //p' "$work/logs/patches.log" |
+    sed "s/^/$me: /" >&2
 fi
 
 if [ $dry_run = 1 ]; then
-  n=$(grep -c -v -E '^(#|$)' "$patches/series" 2>/dev/null || true)
-  say "dry run done in $(elapsed): ${n:-no} patch(es) of $patches apply to RocksDB $version"
+  n=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$patches/series" 2>/dev/null |
+    wc -l | tr -d ' ')
+  [ "${n:-0}" -gt 0 ] || n=no
+  say "dry run done in $(elapsed): $n patch(es) of $patches apply to RocksDB $version"
   exit 0
 fi
 
