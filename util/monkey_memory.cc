@@ -19,9 +19,126 @@ std::string Number(double value) {
   return buf;
 }
 
-// Sums of a few dozen w_i p_i round at ~1e-16 relative; this is far above
-// that and far below anything a plan can change.
+// Sums of a few dozen w_i p_i round at ~1e-16 relative; this, relative to
+// the target, is far above that and far below anything a plan can change.
 constexpr double kSlack = 1e-12;
+
+// The last millibit of the stretch from m (up to `limit`) on which the
+// model's FPR can only fall as bits rise: for FastLocalBloom, up to the next
+// change in RocksDB's number of probes (where it may jump either way); the
+// other models fall everywhere.
+int MonotoneEnd(const FprModel& model, int m, int limit) {
+  if (model.kind() != FilterKind::kFastLocalBloom) return limit;
+  // The millibits after which the number of probes changes, once.
+  static const std::vector<int> kBreaks = [] {
+    std::vector<int> breaks;
+    for (int x = 1000; x < 100000; ++x) {
+      if (FastLocalBloomProbes(x) != FastLocalBloomProbes(x + 1)) {
+        breaks.push_back(x);
+      }
+    }
+    return breaks;
+  }();
+  const auto next = std::lower_bound(kBreaks.begin(), kBreaks.end(), m);
+  return next == kBreaks.end() ? limit : std::min(*next, limit);
+}
+
+// The fewest millibits in [from, to] whose FPR is at most `goal`, by the
+// exact model; to + 1 if there are none. Binary search on each stretch where
+// the FPR falls monotonically, lowest stretch first.
+int LeastAtMost(const FprModel& model, int from, int to, double goal) {
+  auto fpr = [&](int m) { return model.FalsePositiveRate(m / 1000.0); };
+  for (int start = from; start <= to;) {
+    const int end = MonotoneEnd(model, start, to);
+    if (fpr(end) <= goal) {
+      int lo = start, hi = end;
+      while (lo < hi) {
+        const int mid = lo + (hi - lo) / 2;
+        if (fpr(mid) <= goal) {
+          hi = mid;
+        } else {
+          lo = mid + 1;
+        }
+      }
+      return lo;
+    }
+    start = end + 1;
+  }
+  return to + 1;
+}
+
+// The fewest millibits a level of w runs at `m` can drop to while its
+// share of the Sum FPR rises by at most `room`, and that rise. Its hull
+// vertices are points of the model whose FPR falls with their bits: binary
+// search finds the lowest that fits, then the millibits between it and the
+// vertex below (which does not fit) are searched by the exact model.
+std::pair<int, double> LowestWithin(const FprHull& hull, const FprModel& model,
+                                    double w, int m, double room) {
+  const double p = model.FalsePositiveRate(m / 1000.0);
+  const double goal = p + room / w;
+  // Vertices strictly below m: [0, below).
+  const size_t below =
+      std::lower_bound(hull.millibits.begin(), hull.millibits.end(), m) -
+      hull.millibits.begin();
+  // The first vertex in [0, below) that fits; below if none does.
+  size_t lo = 0, hi = below;
+  while (lo < hi) {
+    const size_t mid = lo + (hi - lo) / 2;
+    if (hull.fpr[mid] <= goal) {
+      hi = mid;
+    } else {
+      lo = mid + 1;
+    }
+  }
+  int lowest = lo < below ? hull.millibits[lo] : m;
+  if (lo > 0) {
+    const int found =
+        LeastAtMost(model, hull.millibits[lo - 1] + 1, lowest - 1, goal);
+    if (found < lowest) lowest = found;
+  }
+  return {lowest, w * (model.FalsePositiveRate(lowest / 1000.0) - p)};
+}
+
+// The fill may overshoot by more than a millibit's worth: RocksDB's
+// FastLocalBloom changes its number of probes at fixed settings, and its
+// FPR can drop by several percent in one millibit there (26.000 -> 26.001
+// bits: 11 -> 12 probes, -8%). What is left of the target then pays for
+// fewer bits elsewhere: while some level in `on` can give up millibits
+// (down to its min_bits) and stay within the target, the one that saves
+// the most bits does, by the exact model.
+void TrimToTarget(const std::vector<const FprHull*>& hulls,
+                  const std::vector<FprModel>& models,
+                  const std::vector<LevelShape>& shape,
+                  const std::vector<size_t>& on, double target,
+                  std::vector<int>* millibits) {
+  const double slack = kSlack * std::abs(target);
+  double sum = 0;
+  for (size_t i : on) {
+    sum +=
+        shape[i].runs * models[i].FalsePositiveRate((*millibits)[i] / 1000.0);
+  }
+  for (size_t round = 0; round < on.size(); ++round) {
+    const double room = target + slack - sum;
+    if (!(room > 0)) return;
+    size_t best = 0;
+    std::pair<int, double> best_move;
+    double best_saving = 0;
+    for (size_t i : on) {
+      const int m = (*millibits)[i];
+      const std::pair<int, double> move =
+          LowestWithin(*hulls[i], models[i], shape[i].runs, m, room);
+      const double saving = shape[i].entries * (m - move.first);
+      if (saving > best_saving) {
+        best = i;
+        best_move = move;
+        best_saving = saving;
+      }
+    }
+    if (!(best_saving > 0)) return;
+    (*millibits)[best] = best_move.first;
+    sum += best_move.second;
+  }
+}
 
 // The least bits for the levels in `on` to reach Sum w_i p_i <= target, on
 // their hulls. At price lambda each level sits at HullVertexAt; the Sum FPR
@@ -47,7 +164,7 @@ std::vector<int> FillToTarget(const std::vector<const FprHull*>& hulls,
     }
     return total;
   };
-  const double slack = kSlack * std::max(1.0, target);
+  const double slack = kSlack * std::abs(target);
   double lo, hi;
   LogLambdaBracket(hulls, shape, on, &lo, &hi);
   std::vector<int> millibits(shape.size(), 0);
@@ -65,6 +182,9 @@ std::vector<int> FillToTarget(const std::vector<const FprHull*>& hulls,
     millibits[i] = hulls[i]->millibits[v];
     excess += shape[i].runs * hulls[i]->fpr[v];
   }
+  // What one millibit of the last margin step buys: a fill that ends
+  // closer to the target than that is as close as the grid allows.
+  double one_millibit = 0;
   for (size_t i : on) {
     if (excess <= slack) break;
     const FprHull& hull = *hulls[i];
@@ -77,21 +197,20 @@ std::vector<int> FillToTarget(const std::vector<const FprHull*>& hulls,
         excess -= step_gain;
         continue;
       }
-      // At hull.millibits[v + 1] the gain is step_gain, which is enough.
-      int m = hull.millibits[v] + 1;
-      double gain = 0;
-      for (; m < hull.millibits[v + 1]; ++m) {
-        gain = w * (hull.fpr[v] - models[i].FalsePositiveRate(m / 1000.0));
-        if (gain >= excess - slack) break;
-      }
-      if (m >= hull.millibits[v + 1]) {
-        m = hull.millibits[v + 1];
-        gain = step_gain;
-      }
-      millibits[i] = m;
-      excess -= gain;
+      // At hull.millibits[v + 1] the gain is step_gain, which is enough;
+      // the exact model may reach it sooner.
+      const int m =
+          LeastAtMost(models[i], hull.millibits[v] + 1, hull.millibits[v + 1],
+                      hull.fpr[v] - (excess - slack) / w);
+      millibits[i] = std::min(m, hull.millibits[v + 1]);
+      excess -= w * (hull.fpr[v] -
+                     models[i].FalsePositiveRate(millibits[i] / 1000.0));
+      one_millibit = -w * hull.slope[v];
       break;
     }
+  }
+  if (-excess > one_millibit + slack) {
+    TrimToTarget(hulls, models, shape, on, target, &millibits);
   }
   *lambda = std::isfinite(hi) ? std::exp(hi) : 0;
   return millibits;
@@ -183,7 +302,7 @@ std::string PlanLeastBits(const std::vector<LevelShape>& shape,
       filtered_floor += shape[i].runs * hulls[i]->fpr.back();
     }
     const double rest = max_sum_fpr - fixed_fpr - unfiltered_fpr;
-    if (filtered_floor > rest + kSlack * std::max(1.0, max_sum_fpr)) continue;
+    if (filtered_floor > rest + kSlack * max_sum_fpr) continue;
     const std::vector<size_t> on(candidates.begin(), candidates.begin() + k);
     Plan plan;
     const std::vector<int> millibits =
