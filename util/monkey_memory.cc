@@ -20,7 +20,9 @@ std::string Number(double value) {
 }
 
 // Sums of a few dozen w_i p_i round at ~1e-16 relative; this, relative to
-// the target, is far above that and far below anything a plan can change.
+// the whole target, is far above that and far below anything a plan can
+// change. (Relative to the whole target, not to what the levels with a
+// filter may add to it: that can be 0 next to an unfiltered level's 1.)
 constexpr double kSlack = 1e-12;
 
 // The last millibit of the stretch from m (up to `limit`) on which the
@@ -109,9 +111,8 @@ std::pair<int, double> LowestWithin(const FprHull& hull, const FprModel& model,
 void TrimToTarget(const std::vector<const FprHull*>& hulls,
                   const std::vector<FprModel>& models,
                   const std::vector<LevelShape>& shape,
-                  const std::vector<size_t>& on, double target,
+                  const std::vector<size_t>& on, double target, double slack,
                   std::vector<int>* millibits) {
-  const double slack = kSlack * std::abs(target);
   double sum = 0;
   for (size_t i : on) {
     sum +=
@@ -147,13 +148,14 @@ void TrimToTarget(const std::vector<const FprHull*>& hulls,
 // between the two -- the margin, where w_i |slope| = lambda n_i -- take
 // whole hull steps while a whole step does not yet reach the target, then
 // the fewest millibits of the next step that do, by the exact model (between
-// vertices it may lie above the hull's chord). The caller makes sure that
-// every level in `on` at its best filter meets the target.
+// vertices it may lie above the hull's chord). Sums are compared with
+// `slack`. The caller makes sure that every level in `on` at its best
+// filter meets the target.
 std::vector<int> FillToTarget(const std::vector<const FprHull*>& hulls,
                               const std::vector<FprModel>& models,
                               const std::vector<LevelShape>& shape,
                               const std::vector<size_t>& on, double target,
-                              double* lambda) {
+                              double slack, double* lambda) {
   auto vertex_at = [&](size_t i, double log_lambda) {
     return HullVertexAt(*hulls[i], shape[i].entries, shape[i].runs, log_lambda);
   };
@@ -164,7 +166,6 @@ std::vector<int> FillToTarget(const std::vector<const FprHull*>& hulls,
     }
     return total;
   };
-  const double slack = kSlack * std::abs(target);
   double lo, hi;
   LogLambdaBracket(hulls, shape, on, &lo, &hi);
   std::vector<int> millibits(shape.size(), 0);
@@ -210,7 +211,7 @@ std::vector<int> FillToTarget(const std::vector<const FprHull*>& hulls,
     }
   }
   if (-excess > one_millibit + slack) {
-    TrimToTarget(hulls, models, shape, on, target, &millibits);
+    TrimToTarget(hulls, models, shape, on, target, slack, &millibits);
   }
   *lambda = std::isfinite(hi) ? std::exp(hi) : 0;
   return millibits;
@@ -254,7 +255,7 @@ std::string PlanLeastBits(const std::vector<LevelShape>& shape,
            " models for " + std::to_string(shape.size()) + " levels";
   }
   const double least = LeastSumFpr(shape, models);
-  if (least > max_sum_fpr * (1 + 1e-9)) {
+  if (least > max_sum_fpr * (1 + kSlack)) {
     return "max_sum_fpr=" + Number(max_sum_fpr) +
            " cannot be reached: the best filters RocksDB builds give " +
            Number(least) + " on this shape";
@@ -305,14 +306,14 @@ std::string PlanLeastBits(const std::vector<LevelShape>& shape,
     if (filtered_floor > rest + kSlack * max_sum_fpr) continue;
     const std::vector<size_t> on(candidates.begin(), candidates.begin() + k);
     Plan plan;
-    const std::vector<int> millibits =
-        FillToTarget(hulls, models, shape, on, rest, &plan.lambda);
+    const std::vector<int> millibits = FillToTarget(
+        hulls, models, shape, on, rest, kSlack * max_sum_fpr, &plan.lambda);
     plan.levels.resize(shape.size());
     for (size_t i = 0; i < shape.size(); ++i) {
       plan.levels[i].millibits_per_key = std::max(millibits[i], fixed[i]);
     }
     EvaluatePlan(shape, models, &plan);
-    if (plan.sum_fpr > max_sum_fpr * (1 + 1e-9)) continue;
+    if (plan.sum_fpr > max_sum_fpr * (1 + 2 * kSlack)) continue;
     if (!found || plan.total_bits < best.total_bits ||
         (plan.total_bits == best.total_bits && plan.sum_fpr < best.sum_fpr)) {
       best = std::move(plan);

@@ -41,7 +41,7 @@ double LeastSumFpr(const std::vector<LevelShape>& shape,
                    const std::vector<FprModel>& models);
 
 // The plan with the least total filter bits (sum_i n_i b_i over filtered
-// levels) whose sum_fpr is at most max_sum_fpr (to 1e-9 relative rounding).
+// levels) whose sum_fpr is at most max_sum_fpr (to 1e-12 relative rounding).
 // Returns "" and sets *plan, or returns what is wrong, *plan untouched:
 // inputs ValidateTargetInputs rejects, or a target below LeastSumFpr.
 // models.size() == shape.size(); bits are real bits per key.

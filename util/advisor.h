@@ -1,0 +1,89 @@
+// The advisor's math (`monkey_plan --db`): from the per-level facts of an
+// existing database -- files, keys, filter bytes and filter kinds, read from
+// its table properties -- to three answers:
+//   1. now: its Sum FPR, by the FPR model of the filters it holds, and its
+//      filter bytes;
+//   2. Monkey at the same filter bytes: the least Sum FPR they buy
+//      (PlanBitsPerKey at the realized bits per key);
+//   3. Monkey at the same Sum FPR: the least filter bytes that keep it
+//      (PlanLeastBits), and the share saved;
+// with the Monkey options string for 2 and 3. Pure math: no RocksDB in
+// here; tools/advisor/ reads the database.
+//
+// The shape planned is the database's own: level i holds the keys of its
+// files in files (L0) or 1 runs; the deepest level with files is the last.
+// Where the last level carries no filter (optimize_filters_for_hits, or
+// Monkey's last_level_filter=false), the suggestions keep it that way, and
+// its keys and FPR stay out of the sums, as they do in the policy.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "util/filter_fpr_model.h"
+#include "util/monkey_bpk.h"
+
+namespace monkey {
+
+// What the table properties of one level's files say.
+struct AdvisorLevel {
+  int level = 0;
+  double files = 0;
+  double entries = 0;             // num_entries of all its files
+  double filter_entries = 0;      // num_filter_entries: keys with a filter
+  double unfiltered_entries = 0;  // num_entries of its files with no filter
+  double filter_bytes = 0;        // filter_size
+  // "bloom", "ribbon", "mixed" or "none" (FilterReport's filter kinds).
+  std::string filter = "none";
+  // The model FPR of the level's filters (FilterReport's model_fpr: each
+  // file by its own kind and bits, weighted by its key range); ignored
+  // without filters.
+  double model_fpr = 1;
+};
+
+// One suggestion: the options string, its plan and what it predicts.
+struct AdvisedPlan {
+  std::string error;        // why there is no suggestion; "" if there is one
+  double bits_per_key = 0;  // the string's bits_per_key
+  double filter_bytes = 0;  // bits_per_key over the filtered keys, in bytes
+  Plan plan;                // per level as in Advice::shape
+  std::string options;      // id=monkey;bits_per_key=...;filter=...
+};
+
+struct Advice {
+  // The shape planned, indexed by level number (empty levels: no runs).
+  std::vector<LevelShape> shape;
+  std::vector<FprModel> models;  // what the suggested filter= builds
+  std::vector<double> fpr_now;   // per level: FPR of one of its runs now
+  std::string filter;            // the suggestions' filter=
+  bool last_level_filter = true;
+  double filtered_entries = 0;  // keys of the levels in the sums
+  double sum_fpr_now = 0;       // sum of runs * fpr_now, filtered levels
+  double filter_bytes_now = 0;
+  double bits_per_key_now = 0;  // 8 filter_bytes_now / filtered_entries
+  AdvisedPlan same_bytes;       // its plan.sum_fpr: the Sum FPR it buys
+  AdvisedPlan same_fpr;
+  double saving = 0;  // 1 - same_fpr.filter_bytes / filter_bytes_now
+};
+
+// True if some level holds filter bytes.
+bool HasFilters(const std::vector<AdvisorLevel>& levels);
+
+// The filter= a suggestion keeps: "bloom" or "ribbon" where every filtered
+// level has that kind, "auto" for Bloom at L0 and Ribbon below, else the
+// kind of the most filtered keys below L0.
+std::string SuggestedFilter(const std::vector<AdvisorLevel>& levels);
+
+// "id=monkey;bits_per_key=<b>[;last_level_filter=false];filter=<filter>",
+// with b to 1/1000 (RocksDB's resolution), trailing zeros dropped.
+std::string MonkeyOptionsString(double bits_per_key, bool last_level_filter,
+                                const std::string& filter);
+
+// The three answers for one column family's levels (in any order, each
+// level at most once). Returns "" and fills *advice, or what is wrong:
+// no levels with files, no filters, or facts that are not finite and >= 0.
+// A suggestion that cannot be made (e.g. a Sum FPR below what the suggested
+// filters reach) has its AdvisedPlan::error set instead.
+std::string Advise(const std::vector<AdvisorLevel>& levels, Advice* advice);
+
+}  // namespace monkey
