@@ -1,0 +1,161 @@
+// Text and JSON of the advisor. See advice_output.h.
+#include "tools/advisor/advice_output.h"
+
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+
+namespace monkey::advisor {
+namespace {
+
+using nlohmann::json;
+
+void Append(std::string* out, const char* format, ...)
+    __attribute__((format(printf, 2, 3)));
+
+void Append(std::string* out, const char* format, ...) {
+  char buf[512];
+  va_list args;
+  va_start(args, format);
+  vsnprintf(buf, sizeof(buf), format, args);
+  va_end(args);
+  out->append(buf);
+}
+
+double RealizedBits(const AdvisorLevel& l) {
+  return l.filter_entries > 0 ? 8 * l.filter_bytes / l.filter_entries : 0;
+}
+
+double Runs(const AdvisorLevel& l) { return l.level == 0 ? l.files : 1; }
+
+double FprNow(const AdvisorLevel& l, const Advice* advice) {
+  return advice != nullptr ? advice->fpr_now[l.level] : 1.0;
+}
+
+double MiB(double bytes) { return bytes / 1048576; }
+
+// "  9.123  0.0512%" for a suggested level, "   none    100%" without.
+std::string Suggested(const AdvisedPlan& p, const Advice& a, int level) {
+  char buf[64];
+  if (!p.error.empty()) return "      -          -";
+  const LevelPlan& l = p.plan.levels[level];
+  if (!a.shape[level].filtered || l.millibits_per_key == 0) {
+    snprintf(buf, sizeof(buf), "%7s %10s", "none", "100%");
+  } else {
+    snprintf(buf, sizeof(buf), "%7.3f %9.4f%%", l.bits_per_key, l.fpr * 100);
+  }
+  return buf;
+}
+
+}  // namespace
+
+std::string AdviceText(const ColumnFamilyFacts& facts, const Advice* advice,
+                       const std::string& why) {
+  std::string out;
+  Append(&out, "column family '%s': %llu SST files\n", facts.name.c_str(),
+         static_cast<unsigned long long>(facts.files));
+  if (facts.levels.empty()) {
+    Append(&out, "  %s\n", why.c_str());
+    return out;
+  }
+  if (advice != nullptr) {
+    Append(&out, "%-69s | %-18s | %-18s\n", "", "Monkey, same bytes",
+           "Monkey, same FPR");
+  }
+  Append(&out, "%-5s %6s %5s %12s %10s %8s %-6s %10s", "level", "files", "runs",
+         "keys", "filter MiB", "bits/key", "filter", "model FPR");
+  if (advice != nullptr) {
+    Append(&out, " | %7s %10s | %7s %10s", "bits", "FPR", "bits", "FPR");
+  }
+  out += "\n";
+  for (const AdvisorLevel& l : facts.levels) {
+    Append(&out, "L%-4d %6.0f %5.0f %12.0f %10.3f %8.3f %-6s %9.4f%%", l.level,
+           l.files, Runs(l), l.entries, MiB(l.filter_bytes), RealizedBits(l),
+           l.filter.c_str(), FprNow(l, advice) * 100);
+    if (advice != nullptr) {
+      Append(&out, " | %s | %s",
+             Suggested(advice->same_bytes, *advice, l.level).c_str(),
+             Suggested(advice->same_fpr, *advice, l.level).c_str());
+    }
+    out += "\n";
+  }
+  if (advice == nullptr) {
+    Append(&out, "  %s\n", why.c_str());
+    return out;
+  }
+  const Advice& a = *advice;
+  Append(&out,
+         "now:        sum FPR %.4f%% (model), filters %.3f MiB (%.3f "
+         "bits/key)\n",
+         a.sum_fpr_now * 100, MiB(a.filter_bytes_now), a.bits_per_key_now);
+  if (a.same_bytes.error.empty()) {
+    Append(&out,
+           "same bytes: sum FPR %.4f%% (%.2fx now) with Monkey at %.3f "
+           "bits/key\n            %s\n",
+           a.same_bytes.plan.sum_fpr * 100,
+           a.sum_fpr_now > 0 ? a.same_bytes.plan.sum_fpr / a.sum_fpr_now : 0,
+           a.same_bytes.bits_per_key, a.same_bytes.options.c_str());
+  } else {
+    Append(&out, "same bytes: no suggestion: %s\n", a.same_bytes.error.c_str());
+  }
+  if (a.same_fpr.error.empty()) {
+    Append(&out,
+           "same FPR:   filters %.3f MiB (%.3f bits/key), %.1f%% %s than "
+           "now, sum FPR %.4f%%\n            %s\n",
+           MiB(a.same_fpr.filter_bytes), a.same_fpr.bits_per_key,
+           std::fabs(a.saving) * 100, a.saving >= 0 ? "less" : "more",
+           a.same_fpr.plan.sum_fpr * 100, a.same_fpr.options.c_str());
+  } else {
+    Append(&out, "same FPR:   no suggestion: %s\n", a.same_fpr.error.c_str());
+  }
+  if (!a.last_level_filter) {
+    Append(&out,
+           "  L%zu has no filter: its keys and its FPR of 1 are left out of "
+           "the sums and bits/key, and the suggestions keep it so.\n",
+           a.shape.size() - 1);
+  }
+  return out;
+}
+
+json AdviceJson(const ColumnFamilyFacts& facts, const Advice* advice) {
+  json levels = json::array();
+  for (const AdvisorLevel& l : facts.levels) {
+    levels.push_back({{"level", l.level},
+                      {"files", static_cast<uint64_t>(l.files)},
+                      {"entries", static_cast<uint64_t>(l.entries)},
+                      {"filter_bytes", static_cast<uint64_t>(l.filter_bytes)},
+                      {"bits_per_key", RealizedBits(l)},
+                      {"filter", l.filter},
+                      {"model_fpr", FprNow(l, advice)}});
+  }
+  json cf = {{"name", facts.name}, {"levels", levels}};
+  if (advice == nullptr) {
+    double sum = 0, bytes = 0;
+    for (const AdvisorLevel& l : facts.levels) {
+      sum += Runs(l);
+      bytes += l.filter_bytes;
+    }
+    cf["sum_fpr_now"] = sum;
+    cf["filter_bytes_now"] = static_cast<uint64_t>(bytes);
+    cf["same_bytes"] = nullptr;
+    cf["same_fpr"] = nullptr;
+    return cf;
+  }
+  const Advice& a = *advice;
+  cf["sum_fpr_now"] = a.sum_fpr_now;
+  cf["filter_bytes_now"] = static_cast<uint64_t>(a.filter_bytes_now);
+  cf["same_bytes"] = a.same_bytes.error.empty()
+                         ? json{{"sum_fpr", a.same_bytes.plan.sum_fpr},
+                                {"options", a.same_bytes.options}}
+                         : json(nullptr);
+  cf["same_fpr"] =
+      a.same_fpr.error.empty()
+          ? json{{"filter_bytes",
+                  static_cast<uint64_t>(std::llround(a.same_fpr.filter_bytes))},
+                 {"saving", a.saving},
+                 {"options", a.same_fpr.options}}
+          : json(nullptr);
+  return cf;
+}
+
+}  // namespace monkey::advisor
