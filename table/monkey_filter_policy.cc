@@ -14,6 +14,7 @@
 #include "rocksdb/utilities/options_type.h"
 #include "table/status_message.h"
 #include "util/filter_fpr_model.h"
+#include "util/live_plan.h"
 #include "util/monkey_bpk.h"
 #include "util/plan_format.h"
 
@@ -81,21 +82,10 @@ const std::unordered_map<std::string, OptionTypeInfo> kMonkeyOptionsInfo = {
       OptionVerificationType::kNormal, OptionTypeFlags::kNone}},
 };
 
-bool IsRibbon(const MonkeyOptions& options, int level) {
-  return options.filter == "ribbon" || (options.filter == "auto" && level != 0);
-}
-
-FprModel ModelFor(const MonkeyOptions& options, int level) {
-  return IsRibbon(options, level) ? FprModel::Ribbon()
-                                  : FprModel::FastLocalBloom();
-}
-
-std::vector<FprModel> ModelsFor(const MonkeyOptions& options, size_t levels) {
-  std::vector<FprModel> models;
-  for (size_t level = 0; level < levels; ++level) {
-    models.push_back(ModelFor(options, static_cast<int>(level)));
-  }
-  return models;
+FilterChoice ChoiceOf(const MonkeyOptions& options) {
+  if (options.filter == "ribbon") return FilterChoice::kRibbon;
+  if (options.filter == "auto") return FilterChoice::kAuto;
+  return FilterChoice::kBloom;
 }
 
 // The average budget, for files whose level is unknown or outside the plan.
@@ -104,7 +94,7 @@ int AverageMillibits(const MonkeyOptions& options, int level) {
   const int millibits =
       static_cast<int>(options.bits_per_key * 1000.0 + 0.500001);
   if (millibits < 500) return 0;
-  const FprModel model = ModelFor(options, level);
+  const FprModel model = ModelForLevel(ChoiceOf(options), level);
   return std::clamp(millibits,
                     static_cast<int>(std::ceil(model.min_bits() * 1000)),
                     static_cast<int>(model.max_bits() * 1000));
@@ -120,53 +110,6 @@ struct MonkeyFilterPolicy::LevelPlans {
   std::vector<LevelShape> shape;
   Plan plan;
 };
-
-namespace {
-
-// The tree L0's keys are on their way to: L0 folded into the first
-// non-empty level below it (the base level under dynamic sizing; L1 in a tree
-// of L0 alone). Returns false, and leaves `shape` alone, where that level
-// carries no filter (last_level_filter=false), so L0 stays in the budget.
-bool SettleL0(std::vector<LevelShape>* shape) {
-  if (shape->empty() || !((*shape)[0].entries > 0)) return false;
-  size_t to = 1;
-  while (to < shape->size() && !((*shape)[to].entries > 0)) ++to;
-  if (to == shape->size()) shape->push_back({0, 1, true});
-  if (!(*shape)[0].filtered || !(*shape)[to].filtered) return false;
-  (*shape)[to].entries += (*shape)[0].entries;
-  (*shape)[to].runs = 1;
-  (*shape)[0] = {0, 0, true};
-  return true;
-}
-
-// The budget for new files that brings the realized average of the settled
-// levels (L1 and below) back to `budget`. Files keep the bits they were
-// built with while the plan moves on -- an overfull level, a tree that grows
-// a level, a trivial move -- so a growing tree drifts below budget. New
-// files get budget + kGain * (budget - realized), where realized counts the
-// filters that in-flight jobs will not replace: a proportional controller
-// that leaves 1/(1 + kGain) of the drift, stable while a job rebuilds less
-// than 2/(1 + kGain) of the tree (a compaction of all of it replaces every
-// filter, so it sees nothing to correct). Until a tenth of the filtered keys
-// have filters the listener has seen, the budget as it is.
-constexpr double kGain = 2;
-
-double SteeredBudget(double budget, const std::vector<LevelShape>& settled,
-                     const std::vector<LiveLevel>& levels) {
-  double filtered = 0, seen_bits = 0, seen_entries = 0;
-  for (size_t i = 1; i < settled.size() && i < levels.size(); ++i) {
-    if (!settled[i].filtered) continue;
-    filtered += settled[i].entries;
-    seen_bits += levels[i].filter_bits;
-    seen_entries += levels[i].filter_entries;
-  }
-  if (!(seen_entries > 0.1 * filtered)) return budget;
-  const double realized = seen_bits / seen_entries;
-  return std::clamp(budget + kGain * (budget - realized), 0.5 * budget,
-                    std::min(2 * budget, 100.0));
-}
-
-}  // namespace
 
 MonkeyFilterPolicy::MonkeyFilterPolicy(const MonkeyOptions& options)
     : options_(options), reader_(ROCKSDB_NAMESPACE::NewBloomFilterPolicy(10)) {
@@ -263,14 +206,15 @@ MonkeyFilterPolicy::StaticPlan(int num_levels) const {
                   &plans->shape);
   assert(error.empty());
   (void)error;
-  plans->plan = PlanBitsPerKey(plans->shape, options_.bits_per_key,
-                               ModelsFor(options_, plans->shape.size()));
+  plans->plan =
+      PlanBitsPerKey(plans->shape, options_.bits_per_key,
+                     ModelsForLevels(ChoiceOf(options_), plans->shape.size()));
   std::lock_guard<std::mutex> lock(mu_);
   return static_plans_.emplace(num_levels, std::move(plans)).first->second;
 }
 
 std::shared_ptr<const MonkeyFilterPolicy::LevelPlans>
-MonkeyFilterPolicy::LivePlan(const std::string& column_family) const {
+MonkeyFilterPolicy::LivePlansOf(const std::string& column_family) const {
   if (options_.shape != "live") return nullptr;
   std::lock_guard<std::mutex> lock(mu_);
   auto it = live_plans_.find(column_family);
@@ -281,45 +225,18 @@ void MonkeyFilterPolicy::UpdateLiveShape(const std::string& column_family,
                                          const std::vector<LiveLevel>& levels,
                                          double l0_moved_share) const {
   if (options_.shape != "live") return;
-  std::vector<LevelShape> shape;
-  for (const LiveLevel& level : levels) {
-    shape.push_back({level.entries, level.runs, true});
-  }
+  LivePlanOptions live_options;
+  live_options.bits_per_key = options_.bits_per_key;
+  live_options.last_level_filter = options_.last_level_filter;
+  live_options.filter = ChoiceOf(options_);
+  LivePlan live;
+  const bool usable = PlanLiveTree(levels, l0_moved_share, live_options, &live);
   auto plans = std::make_shared<LevelPlans>();
   plans->live = true;
   plans->reported = levels;
-  plans->shape = LiveShape(std::move(shape), options_.last_level_filter);
-  // L0 is transient: budget the tree its keys are going to make, and give
-  // its runs what that plan's price buys. Budgeting L0 as a level of its own
-  // would let its generous filters take a share from the long-lived levels
-  // and then vanish with it: a growing tree would settle under budget.
-  std::vector<LevelShape> settled = plans->shape;
-  const bool settled_l0 = SettleL0(&settled);
-  double filtered = 0;
-  for (const LevelShape& level : settled) {
-    if (level.filtered) filtered += level.entries;
-  }
-  plans->bits_per_key = SteeredBudget(options_.bits_per_key, settled, levels);
-  const bool usable =
-      filtered > 0 && ValidatePlanInputs(settled, plans->bits_per_key).empty();
-  if (usable) {
-    const std::vector<FprModel> models = ModelsFor(options_, settled.size());
-    plans->plan = PlanBitsPerKey(settled, plans->bits_per_key, models);
-    plans->plan.levels.resize(plans->shape.size());
-    if (settled_l0) {
-      const int priced = PlanRun(plans->shape[0].entries, plans->shape[0].runs,
-                                 plans->plan.lambda, models[0]);
-      // Under sequential keys L0 files are moved, not merged, down to the
-      // last level and keep their filters there: plan them as that level in
-      // the measure that recent L0 files went that way.
-      const int last = plans->plan.levels[settled.size() - 1].millibits_per_key;
-      const double moved = std::clamp(l0_moved_share, 0.0, 1.0);
-      plans->plan.levels[0].millibits_per_key =
-          static_cast<int>(moved * last + (1 - moved) * priced + 0.5);
-    }
-    EvaluatePlan(plans->shape, ModelsFor(options_, plans->shape.size()),
-                 &plans->plan);
-  }
+  plans->bits_per_key = live.new_file_budget;
+  plans->shape = std::move(live.shape);
+  plans->plan = std::move(live.plan);
   std::lock_guard<std::mutex> lock(mu_);
   if (usable) {
     live_plans_[column_family] = std::move(plans);
@@ -330,14 +247,14 @@ void MonkeyFilterPolicy::UpdateLiveShape(const std::string& column_family,
 
 std::vector<LiveLevel> MonkeyFilterPolicy::LiveShapeOf(
     const std::string& column_family) const {
-  std::shared_ptr<const LevelPlans> plans = LivePlan(column_family);
+  std::shared_ptr<const LevelPlans> plans = LivePlansOf(column_family);
   return plans == nullptr ? std::vector<LiveLevel>() : plans->reported;
 }
 
 int MonkeyFilterPolicy::MillibitsForLevel(
     int level, int num_levels, const std::string& column_family) const {
   if (level < 0) return AverageMillibits(options_, level);
-  std::shared_ptr<const LevelPlans> plans = LivePlan(column_family);
+  std::shared_ptr<const LevelPlans> plans = LivePlansOf(column_family);
   if (plans == nullptr) {
     if (num_levels < 1) num_levels = kDefaultNumLevels;
     if (level >= num_levels) return AverageMillibits(options_, level);
@@ -354,7 +271,7 @@ int MonkeyFilterPolicy::MillibitsForLevel(
 const FilterPolicy* MonkeyFilterPolicy::BuiltinFor(int level,
                                                    int millibits) const {
   if (millibits == 0) return nullptr;
-  const bool ribbon = IsRibbon(options_, level);
+  const bool ribbon = BuildsRibbon(ChoiceOf(options_), level);
   // Ribbon plans are in real bits; RocksDB's Ribbon setting is the Bloom
   // bits per key of equal target FPR, so map real bits -> FPR -> setting.
   const int setting =
@@ -400,7 +317,7 @@ ROCKSDB_NAMESPACE::FilterBitsReader* MonkeyFilterPolicy::GetFilterBitsReader(
 std::string MonkeyFilterPolicy::PlanToString(
     int num_levels, const std::string& column_family) const {
   if (num_levels < 1) num_levels = kDefaultNumLevels;
-  std::shared_ptr<const LevelPlans> plans = LivePlan(column_family);
+  std::shared_ptr<const LevelPlans> plans = LivePlansOf(column_family);
   if (plans == nullptr) plans = StaticPlan(num_levels);
   char budget[64];
   snprintf(budget, sizeof(budget), "%g bits/key", options_.bits_per_key);

@@ -29,6 +29,7 @@
 
 #include "monkey/monkey_filter_policy.h"
 #include "rocksdb/listener.h"
+#include "util/live_shape.h"
 
 namespace monkey {
 
@@ -60,10 +61,7 @@ class ShapeListener : public rocksdb::EventListener {
   // A flush or compaction that has begun and not yet completed.
   struct Job {
     std::string column_family;
-    std::vector<uint64_t> input_files;  // compaction inputs, by file number
-    int output_level = 0;
-    bool flush = false;
-    double flush_entries = 0;  // the expected size of its L0 run, if known
+    LiveJob job;
   };
   // A live SST's filter, as built.
   struct Filter {
@@ -81,12 +79,7 @@ class ShapeListener : public rocksdb::EventListener {
   std::map<std::string, double> last_flush_entries_;
   std::map<uint64_t, Filter> filters_;  // by file number
   bool seeded_ = false;
-  // Keys that left L0 by trivial move, and by merge, per column family,
-  // decayed by a fifth at every L0 compaction.
-  struct L0Fate {
-    double moved = 0;
-    double merged = 0;
-  };
+  // How L0 files left L0, per column family.
   std::map<std::string, L0Fate> l0_fate_;
 };
 

@@ -208,4 +208,22 @@ double FprModel::FalsePositiveRate(double bits_per_key) const {
   return 1.0;
 }
 
+bool BuildsRibbon(FilterChoice choice, int level) {
+  return choice == FilterChoice::kRibbon ||
+         (choice == FilterChoice::kAuto && level != 0);
+}
+
+FprModel ModelForLevel(FilterChoice choice, int level) {
+  return BuildsRibbon(choice, level) ? FprModel::Ribbon()
+                                     : FprModel::FastLocalBloom();
+}
+
+std::vector<FprModel> ModelsForLevels(FilterChoice choice, size_t levels) {
+  std::vector<FprModel> models;
+  for (size_t level = 0; level < levels; ++level) {
+    models.push_back(ModelForLevel(choice, static_cast<int>(level)));
+  }
+  return models;
+}
+
 }  // namespace monkey

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace monkey {
 
@@ -53,6 +54,23 @@ class FprModel {
   double max_bits_;
   double slots_per_key_;  // Ribbon only
 };
+
+// Which filter a level gets: the `filter` option of the policy.
+enum class FilterChoice {
+  kBloom,   // FastLocalBloom everywhere
+  kRibbon,  // Standard128Ribbon everywhere
+  // Bloom for flushes and L0, which are short-lived and fast to build,
+  // Ribbon below (like RocksDB's bloom_before_level=0).
+  kAuto,
+};
+
+// Whether a file at `level` (0 for flushes, -1 unknown) is built as Ribbon.
+bool BuildsRibbon(FilterChoice choice, int level);
+
+// The model of the filter a file at `level` gets, as the planner sees it
+// (Ribbon at its typical slots per key), and the same for levels 0..n-1.
+FprModel ModelForLevel(FilterChoice choice, int level);
+std::vector<FprModel> ModelsForLevels(FilterChoice choice, size_t levels);
 
 // The number of probes RocksDB's FastLocalBloom uses for a given setting in
 // millibits per key (util/bloom_impl.h, FastLocalBloomImpl::ChooseNumProbes).

@@ -62,17 +62,9 @@ struct MonkeyOptions {
   std::string shape = "live";
 };
 
-// One level of a live tree, as a listener reports it.
-struct LiveLevel {
-  double entries = 0;  // keys in the level
-  double runs = 0;     // L0: files; other levels: 1 if not empty
-  // Filter bits already built for the level's files whose filters the
-  // listener has seen, and the keys in those filters. Files built under
-  // earlier plans keep their bits (a trivial move keeps them too), so the
-  // policy steers new files to bring the realized average to the budget.
-  double filter_bits = 0;
-  double filter_entries = 0;
-};
+// One level of a live tree, as the listener reports it (its definition is
+// internal to the library).
+struct LiveLevel;
 
 class MonkeyFilterPolicy : public rocksdb::FilterPolicy {
  public:
@@ -135,7 +127,7 @@ class MonkeyFilterPolicy : public rocksdb::FilterPolicy {
   struct LevelPlans;
   rocksdb::Status Replan();
   std::shared_ptr<const LevelPlans> StaticPlan(int num_levels) const;
-  std::shared_ptr<const LevelPlans> LivePlan(
+  std::shared_ptr<const LevelPlans> LivePlansOf(
       const std::string& column_family) const;
   // The built-in policy for a level's filter; nullptr for no filter.
   const rocksdb::FilterPolicy* BuiltinFor(int level, int millibits) const;

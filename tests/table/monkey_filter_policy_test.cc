@@ -19,6 +19,7 @@
 #include "rocksdb/utilities/options_util.h"
 #include "tests/reliability/creation_level.h"
 #include "tests/test_util.h"
+#include "util/live_shape.h"
 
 namespace monkey {
 namespace {

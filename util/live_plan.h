@@ -1,0 +1,44 @@
+// The live plan: the bits per key each level's new files get, given the live
+// shape of a column family (live_shape.h) and the filters already built in
+// it. Pure: no RocksDB in here; the policy (table/) calls it whenever the
+// listener publishes a shape.
+#pragma once
+
+#include <vector>
+
+#include "util/filter_fpr_model.h"
+#include "util/live_shape.h"
+#include "util/monkey_bpk.h"
+
+namespace monkey {
+
+struct LivePlanOptions {
+  double bits_per_key = 10;  // the average budget, in real bits per key
+  bool last_level_filter = true;
+  FilterChoice filter = FilterChoice::kBloom;
+};
+
+struct LivePlan {
+  std::vector<LevelShape> shape;  // the live shape planned for
+  // Per level of `shape`: the millibits new files get, and what they would
+  // cost and buy were the whole level built that way.
+  Plan plan;
+  // The budget the settled levels were planned at: bits_per_key, or what
+  // the controller chose to bring the realized average back to it.
+  double new_file_budget = 0;
+};
+
+// The tree L0's keys are on their way to: L0 folded into the first
+// non-empty level below it (the base level under dynamic sizing; L1 in a
+// tree of L0 alone). Returns false, and leaves `shape` alone, where that
+// level carries no filter (last_level_filter=false), so L0 stays in the
+// budget.
+bool SettleL0(std::vector<LevelShape>* shape);
+
+// The plan for new files of a live tree; false when the tree has no keys a
+// filter could be planned for (then the static plan applies).
+// l0_moved_share is L0Fate::MovedShare().
+bool PlanLiveTree(const std::vector<LiveLevel>& levels, double l0_moved_share,
+                  const LivePlanOptions& options, LivePlan* out);
+
+}  // namespace monkey
