@@ -140,13 +140,11 @@ int Advise() {
     puts(nlohmann::json{{"column_families", column_families}}.dump().c_str());
   } else {
     printf("monkey_plan: %s (read-only)\n\n%s", FLAGS_db.c_str(), text.c_str());
-    // The policy's objective=memory would hold the Sum FPR as the tree
-    // grows; bits_per_key is the form every version of the policy takes,
-    // and it holds today's Sum FPR on today's shape.
     printf(
         "\nThe options strings are Monkey policies (monkey::Install, or "
-        "--filter_uri in the\npatched db_bench); they plan from the live "
-        "shape, so their bits fit this tree.\n");
+        "--filter_uri in the\npatched db_bench). The figures are what their "
+        "live plan builds on this tree;\nkeys still in memtables are not "
+        "counted.\n");
   }
   return monkey::advisor::kOk;
 }

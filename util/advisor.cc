@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <map>
 
+#include "util/live_plan.h"
 #include "util/monkey_memory.h"
 
 namespace monkey {
@@ -13,11 +14,28 @@ namespace {
 
 bool Valid(double x) { return std::isfinite(x) && x >= 0; }
 
-// What a Monkey policy with this filter= builds at `level` (as
-// table/monkey_filter_policy.cc plans it: Ribbon with its default slots).
-FprModel ModelFor(const std::string& filter, int level) {
-  const bool ribbon = filter == "ribbon" || (filter == "auto" && level != 0);
-  return ribbon ? FprModel::Ribbon() : FprModel::FastLocalBloom();
+FilterChoice ChoiceOf(const std::string& filter) {
+  if (filter == "ribbon") return FilterChoice::kRibbon;
+  if (filter == "auto") return FilterChoice::kAuto;
+  return FilterChoice::kBloom;
+}
+
+constexpr int kMaxMillibits = 100000;  // RocksDB's 100 bits per key
+
+// The least millibits in [0, kMaxMillibits] where `holds` turns true
+// (false below, true from there on); kMaxMillibits + 1 if it never does.
+template <typename Holds>
+int FirstMillibits(Holds holds) {
+  int lo = 0, hi = kMaxMillibits + 1;
+  while (lo < hi) {
+    const int mid = lo + (hi - lo) / 2;
+    if (holds(mid)) {
+      hi = mid;
+    } else {
+      lo = mid + 1;
+    }
+  }
+  return lo;
 }
 
 }  // namespace
@@ -63,6 +81,23 @@ std::string MonkeyOptionsString(double bits_per_key, bool last_level_filter,
          ";filter=" + filter;
 }
 
+Plan PolicyPlan(const std::vector<LevelShape>& shape, double bits_per_key,
+                bool last_level_filter, const std::string& filter) {
+  std::vector<LiveLevel> levels;
+  for (const LevelShape& level : shape) {
+    levels.push_back({level.entries, level.runs, 0, 0});
+  }
+  LivePlanOptions options;
+  options.bits_per_key = bits_per_key;
+  options.last_level_filter = last_level_filter;
+  options.filter = ChoiceOf(filter);
+  LivePlan live;
+  if (!PlanLiveTree(levels, /*l0_moved_share=*/0, options, &live)) {
+    return Plan();
+  }
+  return live.plan;
+}
+
 std::string Advise(const std::vector<AdvisorLevel>& levels, Advice* advice) {
   std::map<int, const AdvisorLevel*> by_level;
   for (const AdvisorLevel& l : levels) {
@@ -88,7 +123,6 @@ std::string Advise(const std::vector<AdvisorLevel>& levels, Advice* advice) {
   const int last = by_level.rbegin()->first;
   a.shape.assign(last + 1, LevelShape{0, 0, true});
   a.fpr_now.assign(last + 1, 1.0);
-  for (int i = 0; i <= last; ++i) a.models.push_back(ModelFor(a.filter, i));
   for (const auto& [level, l] : by_level) {
     LevelShape& s = a.shape[level];
     const bool filters = l->filter_entries > 0 && l->filter_bytes > 0;
@@ -117,36 +151,50 @@ std::string Advise(const std::vector<AdvisorLevel>& levels, Advice* advice) {
   if (!(a.filtered_entries > 0)) return "no keys in the filtered levels";
   a.bits_per_key_now = 8 * a.filter_bytes_now / a.filtered_entries;
 
-  auto finish = [&](AdvisedPlan* p) {
-    p->filter_bytes = p->bits_per_key * a.filtered_entries / 8;
+  auto policy = [&](int millibits) {
+    return PolicyPlan(a.shape, millibits / 1000.0, a.last_level_filter,
+                      a.filter);
+  };
+  auto finish = [&](int millibits, AdvisedPlan* p) {
+    p->bits_per_key = millibits / 1000.0;
+    p->plan = policy(millibits);
+    p->filter_bytes = p->plan.total_bits / 8;
     p->options =
         MonkeyOptionsString(p->bits_per_key, a.last_level_filter, a.filter);
   };
 
-  // Monkey at the same bytes: the realized bits per key, to the millibit
-  // below (RocksDB's resolution; never more bytes than now).
-  AdvisedPlan& same_bytes = a.same_bytes;
-  same_bytes.bits_per_key =
-      std::min(100.0, std::floor(a.bits_per_key_now * 1000 + 1e-6) / 1000);
-  same_bytes.error = ValidatePlanInputs(a.shape, same_bytes.bits_per_key);
-  if (same_bytes.error.empty()) {
-    same_bytes.plan =
-        PlanBitsPerKey(a.shape, same_bytes.bits_per_key, a.models);
-    finish(&same_bytes);
+  // Monkey at the same bytes: the most millibits whose filters fit in
+  // today's bytes.
+  const int fits = FirstMillibits([&](int m) {
+                     return policy(m).total_bits / 8 > a.filter_bytes_now;
+                   }) -
+                   1;
+  finish(std::max(fits, 0), &a.same_bytes);
+
+  // Monkey at the same Sum FPR: the fewest millibits that keep it. The
+  // string says bits_per_key=<those bits>, not a Sum FPR target: every
+  // version of the policy takes bits_per_key, and on this tree those bits
+  // keep today's Sum FPR. (A target, objective=memory;max_sum_fpr=, would
+  // also hold it as the tree deepens, where the policy offers one.)
+  const int keeps = FirstMillibits(
+      [&](int m) { return policy(m).sum_fpr <= a.sum_fpr_now * (1 + 1e-12); });
+  if (keeps > kMaxMillibits) {
+    a.same_fpr.error = "no bits_per_key up to 100 keeps today's Sum FPR with " +
+                       a.filter + " filters";
+  } else {
+    finish(keeps, &a.same_fpr);
+    a.saving = a.filter_bytes_now > 0
+                   ? 1 - a.same_fpr.filter_bytes / a.filter_bytes_now
+                   : 0;
   }
 
-  // Monkey at the same Sum FPR: its least bits, to the millibit above
-  // (never a higher Sum FPR than now).
-  AdvisedPlan& same_fpr = a.same_fpr;
-  same_fpr.error =
-      PlanLeastBits(a.shape, a.sum_fpr_now, a.models, &same_fpr.plan);
-  if (same_fpr.error.empty()) {
-    same_fpr.bits_per_key =
-        std::ceil(same_fpr.plan.bits_per_key() * 1000 - 1e-6) / 1000;
-    finish(&same_fpr);
-    a.saving = a.filter_bytes_now > 0
-                   ? 1 - same_fpr.filter_bytes / a.filter_bytes_now
-                   : 0;
+  // The frozen tree's optimum, as a bound.
+  Plan frozen;
+  if (PlanLeastBits(a.shape, a.sum_fpr_now,
+                    ModelsForLevels(ChoiceOf(a.filter), a.shape.size()),
+                    &frozen)
+          .empty()) {
+    a.frozen_filter_bytes = frozen.total_bits / 8;
   }
   *advice = std::move(a);
   return "";

@@ -13,13 +13,16 @@
 #include <thread>
 
 #include "monkey/key_permutation.h"
+#include "monkey/monkey_filter_policy.h"
 #include "nlohmann/json.hpp"
 #include "rocksdb/comparator.h"
 #include "rocksdb/table.h"
 #include "rocksdb/table_properties.h"
 #include "tests/small_tree_options.h"
 #include "tests/test_util.h"
+#include "util/advisor.h"
 #include "util/filter_fpr_model.h"
+#include "util/live_shape.h"
 
 namespace monkey {
 namespace {
@@ -139,6 +142,38 @@ TEST(MonkeyPlanTest, HelpDocumentsTheExitCodes) {
         "  4  --db: no column family", "  5  --db: no SST file",
         "  6  --db: a table's properties", "  7  --db: RocksDB could not"}) {
     EXPECT_NE((r.out + r.err).find(code), std::string::npos) << code;
+  }
+}
+
+// The advisor predicts with the policy's own live plan: what
+// PolicyPlan says a string builds is what a policy made from that string
+// builds for each level of the same live shape.
+TEST(MonkeyPlanTest, TheAdvisorPredictsWhatThePolicyBuilds) {
+  const std::vector<LevelShape> shape = {
+      {9e5, 2}, {2.7e6, 1}, {1.2e7, 1}, {0, 0}, {1.1e8, 1}};
+  for (const std::string filter : {"bloom", "ribbon", "auto"}) {
+    for (bool last_level_filter : {true, false}) {
+      for (double bits : {5.5, 8.498, 12.0}) {
+        const std::string options =
+            MonkeyOptionsString(bits, last_level_filter, filter);
+        SCOPED_TRACE(options);
+        const auto policy = test::PolicyOrDie(options);
+        const auto* monkey = policy->CheckedCast<MonkeyFilterPolicy>();
+        ASSERT_NE(monkey, nullptr);
+        std::vector<LiveLevel> live;
+        for (const LevelShape& level : shape) {
+          live.push_back({level.entries, level.runs, 0, 0});
+        }
+        monkey->UpdateLiveShape("cf", live);
+        const Plan plan = PolicyPlan(shape, bits, last_level_filter, filter);
+        for (int level = 0; level < static_cast<int>(shape.size()); ++level) {
+          if (!(shape[level].entries > 0)) continue;
+          EXPECT_EQ(monkey->MillibitsForLevel(level, 7, "cf"),
+                    plan.levels[level].millibits_per_key)
+              << "L" << level;
+        }
+      }
+    }
   }
 }
 

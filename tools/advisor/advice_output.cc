@@ -108,6 +108,15 @@ std::string AdviceText(const ColumnFamilyFacts& facts, const Advice* advice,
   } else {
     Append(&out, "same FPR:   no suggestion: %s\n", a.same_fpr.error.c_str());
   }
+  if (a.frozen_filter_bytes > 0 && a.filter_bytes_now > 0) {
+    Append(&out,
+           "  (planned as frozen, L0's runs in the budget, the same sum FPR "
+           "would take %.3f MiB,\n  %.1f%% less than now; the policy budgets "
+           "the tree L0's keys are going to,\n  and gives L0 what that "
+           "plan's price buys on top)\n",
+           MiB(a.frozen_filter_bytes),
+           (1 - a.frozen_filter_bytes / a.filter_bytes_now) * 100);
+  }
   if (!a.last_level_filter) {
     Append(&out,
            "  L%zu has no filter: its keys and its FPR of 1 are left out of "

@@ -166,10 +166,12 @@ Failure ReadColumnFamily(DB* db, ColumnFamilyHandle* cf,
   FilterReport report;
   s = BuildFilterReport(db, no_lookups, "advisor", &report, cf);
   if (!s.ok()) {
+    // Its per-level properties are read afresh from the files, which a
+    // writer's compaction may have deleted since: worth another look.
     return {kRocksDbError,
             "cannot read the levels of column family '" + facts->name +
                 "': " + s.ToString(),
-            Vanished(s)};
+            /*retry=*/true};
   }
   for (const LevelFilterReport& l : report.levels) {
     if (l.level < 0 || l.files == 0) continue;
@@ -199,8 +201,11 @@ Failure ReadOnce(const std::string& path, const std::vector<std::string>& names,
   Status s = DB::OpenForReadOnly(db_options, path, descriptors, &handles, &raw,
                                  /*error_if_wal_file_exists=*/false);
   if (!s.ok()) {
+    // A writer may be deleting files or appending to its MANIFEST as we
+    // read them; anything else (a comparator it does not know) stays.
     return {kRocksDbError,
-            "cannot open " + path + " read-only: " + s.ToString(), Vanished(s)};
+            "cannot open " + path + " read-only: " + s.ToString(),
+            Vanished(s) || s.IsCorruption() || s.IsIOError()};
   }
   std::unique_ptr<DB> db(raw);
   Failure failure;
