@@ -107,7 +107,7 @@ std::string Advise(const std::vector<AdvisorLevel>& levels, Advice* advice) {
     }
     if (!Valid(l.files) || !Valid(l.entries) || !Valid(l.filter_entries) ||
         !Valid(l.unfiltered_entries) || !Valid(l.filter_bytes) ||
-        !Valid(l.model_fpr) || l.model_fpr > 1) {
+        !Valid(l.model_fpr) || l.model_fpr > 1 || std::isnan(l.probes)) {
       return "level " + std::to_string(l.level) +
              " has facts that are not finite and >= 0 (or an FPR above 1)";
     }
@@ -123,6 +123,7 @@ std::string Advise(const std::vector<AdvisorLevel>& levels, Advice* advice) {
   const int last = by_level.rbegin()->first;
   a.shape.assign(last + 1, LevelShape{0, 0, true});
   a.fpr_now.assign(last + 1, 1.0);
+  a.probes.assign(last + 1, 0.0);
   for (const auto& [level, l] : by_level) {
     LevelShape& s = a.shape[level];
     const bool filters = l->filter_entries > 0 && l->filter_bytes > 0;
@@ -131,6 +132,8 @@ std::string Advise(const std::vector<AdvisorLevel>& levels, Advice* advice) {
     s.entries =
         filters ? l->filter_entries + l->unfiltered_entries : l->entries;
     s.runs = level == 0 ? l->files : 1;
+    a.probes[level] =
+        l->probes >= 0 && std::isfinite(l->probes) ? l->probes : s.runs;
     if (filters) {
       // Files without a filter let every lookup in their range through.
       a.fpr_now[level] =
@@ -146,14 +149,21 @@ std::string Advise(const std::vector<AdvisorLevel>& levels, Advice* advice) {
   for (size_t i = 0; i < a.shape.size(); ++i) {
     if (!a.shape[i].filtered) continue;
     a.filtered_entries += a.shape[i].entries;
-    a.sum_fpr_now += a.shape[i].runs * a.fpr_now[i];
+    a.sum_fpr_now += a.probes[i] * a.fpr_now[i];
   }
   if (!(a.filtered_entries > 0)) return "no keys in the filtered levels";
   a.bits_per_key_now = 8 * a.filter_bytes_now / a.filtered_entries;
 
+  // The policy plans with its own runs (L0 files, or 1); what its plan
+  // buys is counted in probes.
   auto policy = [&](int millibits) {
-    return PolicyPlan(a.shape, millibits / 1000.0, a.last_level_filter,
-                      a.filter);
+    Plan plan =
+        PolicyPlan(a.shape, millibits / 1000.0, a.last_level_filter, a.filter);
+    plan.sum_fpr = 0;
+    for (size_t i = 0; i < plan.levels.size() && i < a.shape.size(); ++i) {
+      if (a.shape[i].filtered) plan.sum_fpr += a.probes[i] * plan.levels[i].fpr;
+    }
+    return plan;
   };
   auto finish = [&](int millibits, AdvisedPlan* p) {
     p->bits_per_key = millibits / 1000.0;
@@ -190,9 +200,10 @@ std::string Advise(const std::vector<AdvisorLevel>& levels, Advice* advice) {
 
   // The frozen tree's optimum, as a bound.
   Plan frozen;
-  if (PlanLeastBits(a.shape, a.sum_fpr_now,
-                    ModelsForLevels(ChoiceOf(a.filter), a.shape.size()),
-                    &frozen)
+  std::vector<LevelShape> probed = a.shape;
+  for (size_t i = 0; i < probed.size(); ++i) probed[i].runs = a.probes[i];
+  if (PlanLeastBits(probed, a.sum_fpr_now,
+                    ModelsForLevels(ChoiceOf(a.filter), probed.size()), &frozen)
           .empty()) {
     a.frozen_filter_bytes = frozen.total_bits / 8;
   }

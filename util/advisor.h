@@ -50,6 +50,11 @@ struct AdvisorLevel {
   // file by its own kind and bits, weighted by its key range); ignored
   // without filters.
   double model_fpr = 1;
+  // Filter probes per absent-key lookup here, with lookups spread evenly
+  // over the column family's key space: the share of it the level's files
+  // cover (util/key_space.h), summed over L0's files. Below 0: unknown,
+  // taken as its runs (L0 files, or 1).
+  double probes = -1;
 };
 
 // One suggestion: the options string, its plan and what it predicts.
@@ -57,28 +62,33 @@ struct AdvisedPlan {
   std::string error;        // why there is no suggestion; "" if there is one
   double bits_per_key = 0;  // the string's bits_per_key
   // What the policy builds with it on this tree: per level of
-  // Advice::shape, its bits and FPR, and the totals (its sum_fpr; its
-  // total_bits / 8 are filter_bytes).
+  // Advice::shape, its bits and FPR, and the totals (its total_bits / 8 are
+  // filter_bytes; its sum_fpr counts Advice::probes per level).
   Plan plan;
   double filter_bytes = 0;
   std::string options;  // id=monkey;bits_per_key=...;filter=...
 };
 
 struct Advice {
-  // The shape planned, indexed by level number (empty levels: no runs).
+  // The shape planned, indexed by level number (empty levels: no runs):
+  // runs as the policy counts them, L0 files or 1.
   std::vector<LevelShape> shape;
-  std::vector<double> fpr_now;  // per level: FPR of one of its runs now
-  std::string filter;           // the suggestions' filter=
+  // Per level: filter probes per absent-key lookup (AdvisorLevel::probes),
+  // what Sum FPRs here count, and the FPR of one run now.
+  std::vector<double> probes;
+  std::vector<double> fpr_now;
+  std::string filter;  // the suggestions' filter=
   bool last_level_filter = true;
   double filtered_entries = 0;  // keys of the levels in the sums
-  double sum_fpr_now = 0;       // sum of runs * fpr_now, filtered levels
+  double sum_fpr_now = 0;       // sum of probes * fpr_now, filtered levels
   double filter_bytes_now = 0;
   double bits_per_key_now = 0;  // 8 filter_bytes_now / filtered_entries
   AdvisedPlan same_bytes;       // its plan.sum_fpr: the Sum FPR it buys
   AdvisedPlan same_fpr;
   double saving = 0;  // 1 - same_fpr.filter_bytes / filter_bytes_now
   // The least filter bytes that keep sum_fpr_now with the tree frozen as it
-  // is, L0's runs in the budget (PlanLeastBits on `shape`); 0 if none.
+  // is, L0's runs in the budget (PlanLeastBits on `shape` with `probes` as
+  // runs); 0 if none.
   double frozen_filter_bytes = 0;
 };
 

@@ -22,6 +22,7 @@
 #include "tests/test_util.h"
 #include "util/advisor.h"
 #include "util/filter_fpr_model.h"
+#include "util/key_space.h"
 #include "util/live_shape.h"
 
 namespace monkey {
@@ -274,6 +275,15 @@ TEST(MonkeyPlanTest, AdvisesOnASmallDatabase) {
   uint64_t filter_bytes = 0;
   for (const auto& [name, p] : props) filter_bytes += p->filter_size;
   EXPECT_EQ(cf["filter_bytes_now"], filter_bytes);
+  // The key space, for each level's filter probes per lookup.
+  std::string smallest = meta.levels[0].files.front().smallestkey, largest;
+  for (const rocksdb::LevelMetaData& level : meta.levels) {
+    for (const auto& f : level.files) {
+      smallest = std::min(smallest, f.smallestkey);
+      largest = std::max(largest, f.largestkey);
+    }
+  }
+  const KeySpace space(smallest, largest);
   double sum_fpr = 0;
   int levels_with_files = 0;
   for (const rocksdb::LevelMetaData& level : meta.levels) {
@@ -282,9 +292,10 @@ TEST(MonkeyPlanTest, AdvisesOnASmallDatabase) {
     uint64_t entries = 0, level_filter_bytes = 0, filter_entries = 0;
     // Each file's FPR by the model at its own bits per key: the level's
     // model FPR is their average (by key range).
-    double lowest = 1, highest = 0;
+    double lowest = 1, highest = 0, probes = 0;
     for (const auto& f : level.files) {
       entries += f.num_entries;
+      probes += space.Share(f.smallestkey, f.largestkey);
       const auto& p = props.at(f.db_path + f.name);
       level_filter_bytes += p->filter_size;
       filter_entries += p->num_filter_entries;
@@ -307,7 +318,10 @@ TEST(MonkeyPlanTest, AdvisesOnASmallDatabase) {
     const double fpr = (*found)["model_fpr"];
     EXPECT_GE(fpr, lowest * (1 - 1e-12));
     EXPECT_LE(fpr, highest * (1 + 1e-12));
-    sum_fpr += (level.level == 0 ? level.files.size() : 1) * fpr;
+    // A level is probed at most once per lookup, each L0 file once.
+    EXPECT_LE(probes, level.level == 0 ? level.files.size() : 1.0);
+    EXPECT_GT(probes, 0);
+    sum_fpr += probes * fpr;
   }
   EXPECT_EQ(cf["levels"].size(), levels_with_files);
   EXPECT_GE(levels_with_files, 3) << text.out;

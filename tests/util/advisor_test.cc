@@ -290,3 +290,42 @@ TEST(AdvisorTest, AnUnreachableSumFprIsReportedNotPlanned) {
 
 }  // namespace
 }  // namespace monkey
+
+namespace monkey {
+namespace {
+
+// A level whose files cover a fifth of the key space is probed by a fifth of
+// the lookups: its FPR counts a fifth in every Sum FPR. The policy's plan
+// does not change (it plans runs), only what it is worth.
+TEST(AdvisorTest, SumsCountProbesPerLookup) {
+  std::vector<AdvisorLevel> levels = UniformTree();
+  Advice full;
+  ASSERT_EQ("", Advise(levels, &full));
+  levels[1].probes = 0.2;
+  levels[0].probes = 2.5;  // three L0 files, one of them over half the range
+  Advice partial;
+  ASSERT_EQ("", Advise(levels, &partial));
+  const double p = levels[0].model_fpr;
+  EXPECT_NEAR(partial.sum_fpr_now, (2.5 + 0.2 + 1 + 1) * p, 1e-15);
+  EXPECT_EQ(partial.probes[1], 0.2);
+  EXPECT_EQ(partial.shape[1].runs, 1);
+  const Plan plan =
+      PolicyPlan(partial.shape, partial.same_bytes.bits_per_key, true, "bloom");
+  double sum = 0;
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ(partial.same_bytes.plan.levels[i].millibits_per_key,
+              plan.levels[i].millibits_per_key);
+    sum += partial.probes[i] * plan.levels[i].fpr;
+  }
+  EXPECT_NEAR(partial.same_bytes.plan.sum_fpr, sum, 1e-15);
+  // A lower Sum FPR now takes more bits to keep.
+  EXPECT_GT(partial.same_fpr.bits_per_key, full.same_fpr.bits_per_key);
+  // Unknown probes are runs.
+  levels[1].probes = -1;
+  Advice unknown;
+  ASSERT_EQ("", Advise(levels, &unknown));
+  EXPECT_EQ(unknown.probes[1], 1);
+}
+
+}  // namespace
+}  // namespace monkey

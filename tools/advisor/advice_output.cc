@@ -28,6 +28,11 @@ double RealizedBits(const AdvisorLevel& l) {
 
 double Runs(const AdvisorLevel& l) { return l.level == 0 ? l.files : 1; }
 
+double Probes(const AdvisorLevel& l, const Advice* advice) {
+  if (advice != nullptr) return advice->probes[l.level];
+  return l.probes >= 0 ? l.probes : Runs(l);
+}
+
 double FprNow(const AdvisorLevel& l, const Advice* advice) {
   return advice != nullptr ? advice->fpr_now[l.level] : 1.0;
 }
@@ -59,19 +64,21 @@ std::string AdviceText(const ColumnFamilyFacts& facts, const Advice* advice,
     return out;
   }
   if (advice != nullptr) {
-    Append(&out, "%-69s | %-18s | %-18s\n", "", "Monkey, same bytes",
+    Append(&out, "%-76s | %-18s | %-18s\n", "", "Monkey, same bytes",
            "Monkey, same FPR");
   }
-  Append(&out, "%-5s %6s %5s %12s %10s %8s %-6s %10s", "level", "files", "runs",
-         "keys", "filter MiB", "bits/key", "filter", "model FPR");
+  Append(&out, "%-5s %6s %5s %6s %12s %10s %8s %-6s %10s", "level", "files",
+         "runs", "probes", "keys", "filter MiB", "bits/key", "filter",
+         "model FPR");
   if (advice != nullptr) {
     Append(&out, " | %7s %10s | %7s %10s", "bits", "FPR", "bits", "FPR");
   }
   out += "\n";
   for (const AdvisorLevel& l : facts.levels) {
-    Append(&out, "L%-4d %6.0f %5.0f %12.0f %10.3f %8.3f %-6s %9.4f%%", l.level,
-           l.files, Runs(l), l.entries, MiB(l.filter_bytes), RealizedBits(l),
-           l.filter.c_str(), FprNow(l, advice) * 100);
+    Append(&out, "L%-4d %6.0f %5.0f %6.3f %12.0f %10.3f %8.3f %-6s %9.4f%%",
+           l.level, l.files, Runs(l), Probes(l, advice), l.entries,
+           MiB(l.filter_bytes), RealizedBits(l), l.filter.c_str(),
+           FprNow(l, advice) * 100);
     if (advice != nullptr) {
       Append(&out, " | %s | %s",
              Suggested(advice->same_bytes, *advice, l.level).c_str(),
@@ -117,6 +124,10 @@ std::string AdviceText(const ColumnFamilyFacts& facts, const Advice* advice,
            MiB(a.frozen_filter_bytes),
            (1 - a.frozen_filter_bytes / a.filter_bytes_now) * 100);
   }
+  Append(&out,
+         "  (probes: filter probes per absent-key lookup, lookups spread "
+         "evenly over the key\n  range; sum FPR = sum of probes * FPR: "
+         "false positives per absent-key lookup)\n");
   if (!a.last_level_filter) {
     Append(&out,
            "  L%zu has no filter: its keys and its FPR of 1 are left out of "
@@ -141,7 +152,7 @@ json AdviceJson(const ColumnFamilyFacts& facts, const Advice* advice) {
   if (advice == nullptr) {
     double sum = 0, bytes = 0;
     for (const AdvisorLevel& l : facts.levels) {
-      sum += Runs(l);
+      sum += Probes(l, nullptr);
       bytes += l.filter_bytes;
     }
     cf["sum_fpr_now"] = sum;

@@ -22,6 +22,7 @@
 #include "rocksdb/db.h"
 #include "rocksdb/table_properties.h"
 #include "rocksdb/utilities/options_util.h"
+#include "util/key_space.h"
 
 namespace monkey::advisor {
 namespace {
@@ -135,6 +136,19 @@ Failure ReadColumnFamily(DB* db, ColumnFamilyHandle* cf,
   }
   std::map<uint64_t, const ROCKSDB_NAMESPACE::TableProperties*> by_number;
   for (const auto& [path, p] : props) by_number[FileNumberOf(path)] = p.get();
+  // The column family's key space, for the share of lookups each file's
+  // filter sees.
+  std::string smallest, largest;
+  bool first = true;
+  for (const ROCKSDB_NAMESPACE::LevelMetaData& level : meta.levels) {
+    for (const ROCKSDB_NAMESPACE::SstFileMetaData& f : level.files) {
+      if (first || f.smallestkey < smallest) smallest = f.smallestkey;
+      if (first || f.largestkey > largest) largest = f.largestkey;
+      first = false;
+    }
+  }
+  const KeySpace space(smallest, largest);
+  std::map<int, double> probes;
   std::map<int, double> unfiltered_entries;
   for (const ROCKSDB_NAMESPACE::LevelMetaData& level : meta.levels) {
     for (const ROCKSDB_NAMESPACE::SstFileMetaData& f : level.files) {
@@ -146,6 +160,7 @@ Failure ReadColumnFamily(DB* db, ColumnFamilyHandle* cf,
                                         "(its properties block is missing "
                                         "or corrupt)"};
       }
+      probes[level.level] += space.Share(f.smallestkey, f.largestkey);
       const ROCKSDB_NAMESPACE::TableProperties& p = *it->second;
       if (p.filter_size > 0 && p.num_filter_entries == 0) {
         return {kNoTableProperties,
@@ -184,6 +199,7 @@ Failure ReadColumnFamily(DB* db, ColumnFamilyHandle* cf,
     a.unfiltered_entries = unfiltered_entries[l.level];
     a.filter = l.filter;
     a.model_fpr = l.model_fpr.value_or(1.0);
+    a.probes = probes[l.level];
     facts->levels.push_back(a);
   }
   return {};
