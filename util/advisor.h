@@ -22,10 +22,10 @@
 // bits_per_key is found by bisection on that plan: the most that keeps
 // today's filter bytes, and the least that keeps today's Sum FPR. Planning
 // the tree as frozen (L0 in the budget, PlanBitsPerKey and PlanLeastBits on
-// the shape) would promise more than a rebuilt database realizes: on
-// issue 13's 16M-key bloomfilter:10 database, 15.0% saved where the rebuild
-// saved 12.3%, against 12.2% predicted this way (docs/advisor.md). That
-// frozen optimum is still given, as a bound.
+// the shape) promised more than a rebuilt database realized: on a 16M-key
+// bloomfilter:10 database with a fresh L0, 15.0% saved where the rebuild
+// saved 12.3%; predicted this way, 17.86% against 18.14% realized
+// (docs/advisor.md). That frozen optimum is still given, as a bound.
 #pragma once
 
 #include <string>
