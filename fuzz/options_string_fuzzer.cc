@@ -15,9 +15,9 @@
 #include <vector>
 
 #include "monkey/monkey_filter_policy.h"
+#include "monkey/util/monkey_bpk.h"
 #include "rocksdb/convenience.h"
 #include "rocksdb/filter_policy.h"
-#include "util/monkey_bpk.h"
 
 namespace {
 
@@ -27,18 +27,20 @@ void Fail(const std::string& uri, const std::string& what) {
   abort();
 }
 
-rocksdb::Status Parse(const std::string& uri,
-                      std::shared_ptr<const rocksdb::FilterPolicy>* policy) {
-  rocksdb::ConfigOptions config;
+ROCKSDB_NAMESPACE::Status Parse(
+    const std::string& uri,
+    std::shared_ptr<const ROCKSDB_NAMESPACE::FilterPolicy>* policy) {
+  ROCKSDB_NAMESPACE::ConfigOptions config;
   config.ignore_unsupported_options = false;
-  return rocksdb::FilterPolicy::CreateFromString(config, uri, policy);
+  return ROCKSDB_NAMESPACE::FilterPolicy::CreateFromString(config, uri, policy);
 }
 
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const bool registered = [] {
-    RegisterMonkeyFilterPolicy(*rocksdb::ObjectLibrary::Default(), "");
+    RegisterMonkeyFilterPolicy(*ROCKSDB_NAMESPACE::ObjectLibrary::Default(),
+                               "");
     return true;
   }();
   (void)registered;
@@ -52,14 +54,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // not a Monkey string any more.
   std::unordered_map<std::string, std::string> map;
   if (uri.find('=') != std::string::npos &&
-      rocksdb::StringToMap(form[1][0] == '}' ? "id=monkey;" + rest : uri, &map)
+      ROCKSDB_NAMESPACE::StringToMap(
+          form[1][0] == '}' ? "id=monkey;" + rest : uri, &map)
           .ok() &&
       map.count("id") && map["id"] != "monkey") {
     return 0;
   }
 
-  std::shared_ptr<const rocksdb::FilterPolicy> policy;
-  const rocksdb::Status s = Parse(uri, &policy);
+  std::shared_ptr<const ROCKSDB_NAMESPACE::FilterPolicy> policy;
+  const ROCKSDB_NAMESPACE::Status s = Parse(uri, &policy);
   if (!s.ok()) {
     if (!s.IsInvalidArgument())
       Fail(uri, "not InvalidArgument: " + s.ToString());
@@ -111,10 +114,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   // What RocksDB writes to the OPTIONS file must read back as the same
   // policy: same options, same plan.
-  rocksdb::ConfigOptions config;
+  ROCKSDB_NAMESPACE::ConfigOptions config;
   const std::string serialized = policy->ToString(config);
-  std::shared_ptr<const rocksdb::FilterPolicy> again;
-  const rocksdb::Status s2 = Parse(serialized, &again);
+  std::shared_ptr<const ROCKSDB_NAMESPACE::FilterPolicy> again;
+  const ROCKSDB_NAMESPACE::Status s2 = Parse(serialized, &again);
   if (!s2.ok()) Fail(uri, "serialized '" + serialized + "': " + s2.ToString());
   const auto* reread = again->CheckedCast<monkey::MonkeyFilterPolicy>();
   if (reread == nullptr)

@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "util/filter_fpr_model.h"
-#include "util/monkey_bpk.h"
-#include "util/monkey_memory.h"
+#include "monkey/util/filter_fpr_model.h"
+#include "monkey/util/monkey_bpk.h"
+#include "monkey/util/monkey_memory.h"
 
 namespace {
 

@@ -9,17 +9,18 @@
 #include <set>
 
 #include "monkey/monkey_filter_policy.h"
+#include "monkey/util/filter_fpr_model.h"
+#include "monkey/util/key_range.h"
 #include "rocksdb/cache.h"
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/table.h"
 #include "rocksdb/table_properties.h"
-#include "util/filter_fpr_model.h"
 
 namespace monkey {
 namespace {
 
-using rocksdb::DB;
-using rocksdb::Status;
+using ROCKSDB_NAMESPACE::DB;
+using ROCKSDB_NAMESPACE::Status;
 
 // RocksDB's filters end in 5 bytes of metadata; FastLocalBloom's body is
 // whole 64-byte cache lines, Ribbon's whole 16-byte segments.
@@ -27,9 +28,9 @@ constexpr uint64_t kFilterMetadataBytes = 5;
 
 // Which filter a file holds, from what its table properties and the DB's
 // current options tell. nullopt: no filter.
-std::optional<FprModel> ModelForFile(const rocksdb::TableProperties& props,
-                                     int level,
-                                     const rocksdb::FilterPolicy* current) {
+std::optional<FprModel> ModelForFile(
+    const ROCKSDB_NAMESPACE::TableProperties& props, int level,
+    const ROCKSDB_NAMESPACE::FilterPolicy* current) {
   if (props.filter_size == 0 || props.num_filter_entries == 0) {
     return std::nullopt;
   }
@@ -44,14 +45,11 @@ std::optional<FprModel> ModelForFile(const rocksdb::TableProperties& props,
       whole_lines && level == 0 ? FprModel::FastLocalBloom() : ribbon;
   const std::string& name = props.filter_policy_name;
   if (name == "monkey") {
-    // Which kind Monkey builds is in its options, not in the file.
+    // Which kind Monkey builds at a level is in its options, not the file.
     const auto* monkey = current == nullptr
                              ? nullptr
                              : current->CheckedCast<MonkeyFilterPolicy>();
-    const std::string kind =
-        monkey == nullptr ? "bloom" : monkey->options().filter;
-    if (kind == "ribbon") return ribbon;
-    if (kind == "auto") return bloom_at_l0;
+    if (monkey != nullptr && monkey->BuildsRibbon(level)) return ribbon;
     return FprModel::FastLocalBloom();
   }
   if (name.find("ibbon") != std::string::npos) return bloom_at_l0;
@@ -71,30 +69,14 @@ uint64_t MapValue(const std::map<std::string, std::string>& map,
   return it == map.end() ? 0 : std::strtoull(it->second.c_str(), nullptr, 10);
 }
 
-// Where a user key lies in [0, 1): the 8 bytes after `skip` bytes (the
-// prefix all keys of the level share), as a base-256 fraction.
-double KeyPosition(const std::string& key, size_t skip) {
-  double position = 0;
-  double scale = 1.0 / 256;
-  for (size_t i = skip; i < key.size() && i < skip + 8; ++i) {
-    position += static_cast<unsigned char>(key[i]) * scale;
-    scale /= 256;
+size_t CommonPrefix(
+    const std::vector<ROCKSDB_NAMESPACE::SstFileMetaData>& files) {
+  std::vector<std::string_view> keys;
+  for (const ROCKSDB_NAMESPACE::SstFileMetaData& f : files) {
+    keys.push_back(f.smallestkey);
+    keys.push_back(f.largestkey);
   }
-  return position;
-}
-
-size_t CommonPrefix(const std::vector<rocksdb::SstFileMetaData>& files) {
-  if (files.empty()) return 0;
-  const std::string& first = files.front().smallestkey;
-  size_t n = first.size();
-  for (const rocksdb::SstFileMetaData& f : files) {
-    for (const std::string* key : {&f.smallestkey, &f.largestkey}) {
-      size_t i = 0;
-      while (i < n && i < key->size() && (*key)[i] == first[i]) ++i;
-      n = i;
-    }
-  }
-  return n;
+  return CommonPrefixLength(keys);
 }
 
 // The model, averaged over a level's files by the key range each covers: a
@@ -134,28 +116,30 @@ bool FilterReport::ModelAgrees() const {
 
 Status BuildFilterReport(DB* db, const FilterStatsCollector& collector,
                          const std::string& benchmark, FilterReport* report,
-                         rocksdb::ColumnFamilyHandle* cf) {
+                         ROCKSDB_NAMESPACE::ColumnFamilyHandle* cf) {
   if (cf == nullptr) cf = db->DefaultColumnFamily();
   FilterReport r;
   r.benchmark = benchmark;
   r.threads = collector.threads();
 
-  rocksdb::ColumnFamilyMetaData meta;
+  ROCKSDB_NAMESPACE::ColumnFamilyMetaData meta;
   db->GetColumnFamilyMetaData(cf, &meta);
-  rocksdb::TablePropertiesCollection all_props;
+  ROCKSDB_NAMESPACE::TablePropertiesCollection all_props;
   Status s = db->GetPropertiesOfAllTables(cf, &all_props);
   if (!s.ok()) return s;
-  std::map<uint64_t, std::shared_ptr<const rocksdb::TableProperties>> by_number;
+  std::map<uint64_t, std::shared_ptr<const ROCKSDB_NAMESPACE::TableProperties>>
+      by_number;
   for (const auto& [path, props] : all_props) {
     by_number[FileNumberOf(path)] = props;
   }
 
-  const rocksdb::Options options = db->GetOptions(cf);
-  const auto* table = options.table_factory == nullptr
-                          ? nullptr
-                          : options.table_factory
-                                ->GetOptions<rocksdb::BlockBasedTableOptions>();
-  const rocksdb::FilterPolicy* policy =
+  const ROCKSDB_NAMESPACE::Options options = db->GetOptions(cf);
+  const auto* table =
+      options.table_factory == nullptr
+          ? nullptr
+          : options.table_factory
+                ->GetOptions<ROCKSDB_NAMESPACE::BlockBasedTableOptions>();
+  const ROCKSDB_NAMESPACE::FilterPolicy* policy =
       table == nullptr ? nullptr : table->filter_policy.get();
 
   const std::map<int, LevelFilterCounts> counts = collector.level_counts();
@@ -169,7 +153,7 @@ Status BuildFilterReport(DB* db, const FilterStatsCollector& collector,
     l.level = level;
     ModelSum model;
     if (level >= 0) {
-      const rocksdb::LevelMetaData& files = meta.levels[level];
+      const ROCKSDB_NAMESPACE::LevelMetaData& files = meta.levels[level];
       l.files = files.files.size();
       std::map<std::string, std::string> aggregated;
       if (!db->GetMapProperty(
@@ -188,7 +172,7 @@ Status BuildFilterReport(DB* db, const FilterStatsCollector& collector,
       r.index_bytes_total += MapValue(aggregated, "index_size");
       std::set<uint64_t> numbers;
       const size_t prefix = CommonPrefix(files.files);
-      for (const rocksdb::SstFileMetaData& f : files.files) {
+      for (const ROCKSDB_NAMESPACE::SstFileMetaData& f : files.files) {
         numbers.insert(f.file_number);
         auto it = by_number.find(f.file_number);
         if (it == by_number.end()) continue;  // deleted since the snapshot
@@ -273,12 +257,14 @@ Status BuildFilterReport(DB* db, const FilterStatsCollector& collector,
     std::map<std::string, std::string> entry_stats;
     if (db->GetMapProperty(cf, DB::Properties::kBlockCacheEntryStats,
                            &entry_stats)) {
-      using Keys = rocksdb::BlockCacheEntryStatsMapKeys;
+      using Keys = ROCKSDB_NAMESPACE::BlockCacheEntryStatsMapKeys;
       r.filter_cache_bytes =
           MapValue(entry_stats,
-                   Keys::UsedBytes(rocksdb::CacheEntryRole::kFilterBlock)) +
+                   Keys::UsedBytes(
+                       ROCKSDB_NAMESPACE::CacheEntryRole::kFilterBlock)) +
           MapValue(entry_stats,
-                   Keys::UsedBytes(rocksdb::CacheEntryRole::kFilterMetaBlock));
+                   Keys::UsedBytes(
+                       ROCKSDB_NAMESPACE::CacheEntryRole::kFilterMetaBlock));
       r.filter_cache_age_seconds =
           MapValue(entry_stats, Keys::LastCollectionAgeSeconds());
       if (*r.filter_cache_age_seconds > collector.SecondsSinceStart()) {

@@ -10,14 +10,19 @@ thread_local FilterStatsCollector::ThreadScope* current_scope = nullptr;
 
 }  // namespace
 
-FilterTickers FilterTickers::From(const rocksdb::Statistics& statistics) {
+FilterTickers FilterTickers::From(
+    const ROCKSDB_NAMESPACE::Statistics& statistics) {
   FilterTickers t;
-  t.filter_hit = statistics.getTickerCount(rocksdb::BLOCK_CACHE_FILTER_HIT);
-  t.filter_miss = statistics.getTickerCount(rocksdb::BLOCK_CACHE_FILTER_MISS);
-  t.filter_bytes_insert =
-      statistics.getTickerCount(rocksdb::BLOCK_CACHE_FILTER_BYTES_INSERT);
-  t.data_hit = statistics.getTickerCount(rocksdb::BLOCK_CACHE_DATA_HIT);
-  t.data_miss = statistics.getTickerCount(rocksdb::BLOCK_CACHE_DATA_MISS);
+  t.filter_hit =
+      statistics.getTickerCount(ROCKSDB_NAMESPACE::BLOCK_CACHE_FILTER_HIT);
+  t.filter_miss =
+      statistics.getTickerCount(ROCKSDB_NAMESPACE::BLOCK_CACHE_FILTER_MISS);
+  t.filter_bytes_insert = statistics.getTickerCount(
+      ROCKSDB_NAMESPACE::BLOCK_CACHE_FILTER_BYTES_INSERT);
+  t.data_hit =
+      statistics.getTickerCount(ROCKSDB_NAMESPACE::BLOCK_CACHE_DATA_HIT);
+  t.data_miss =
+      statistics.getTickerCount(ROCKSDB_NAMESPACE::BLOCK_CACHE_DATA_MISS);
   return t;
 }
 
@@ -37,16 +42,16 @@ FilterTickers FilterTickers::Minus(const FilterTickers& earlier) const {
 }
 
 void FilterStatsCollector::Start(
-    std::shared_ptr<rocksdb::Statistics> statistics, rocksdb::DB* db,
-    rocksdb::ColumnFamilyHandle* cf) {
+    std::shared_ptr<ROCKSDB_NAMESPACE::Statistics> statistics,
+    ROCKSDB_NAMESPACE::DB* db, ROCKSDB_NAMESPACE::ColumnFamilyHandle* cf) {
   std::optional<std::map<int, std::set<uint64_t>>> files;
   if (db != nullptr) {
-    rocksdb::ColumnFamilyMetaData meta;
+    ROCKSDB_NAMESPACE::ColumnFamilyMetaData meta;
     db->GetColumnFamilyMetaData(cf == nullptr ? db->DefaultColumnFamily() : cf,
                                 &meta);
     files.emplace();
-    for (const rocksdb::LevelMetaData& level : meta.levels) {
-      for (const rocksdb::SstFileMetaData& f : level.files) {
+    for (const ROCKSDB_NAMESPACE::LevelMetaData& level : meta.levels) {
+      for (const ROCKSDB_NAMESPACE::SstFileMetaData& f : level.files) {
         (*files)[level.level].insert(f.file_number);
       }
     }
@@ -65,14 +70,14 @@ void FilterStatsCollector::Start(
 FilterStatsCollector::ThreadScope::ThreadScope(FilterStatsCollector* collector)
     : collector_(collector),
       outer_(current_scope),
-      saved_perf_level_(rocksdb::GetPerfLevel()) {
-  if (saved_perf_level_ < rocksdb::PerfLevel::kEnableCount) {
-    rocksdb::SetPerfLevel(rocksdb::PerfLevel::kEnableCount);
+      saved_perf_level_(ROCKSDB_NAMESPACE::GetPerfLevel()) {
+  if (saved_perf_level_ < ROCKSDB_NAMESPACE::PerfLevel::kEnableCount) {
+    ROCKSDB_NAMESPACE::SetPerfLevel(ROCKSDB_NAMESPACE::PerfLevel::kEnableCount);
   }
   // This order matters: PerfContext::Reset() clears per-level counts only
   // while per-level counting is enabled, so counts of an earlier measurement
   // on this thread would otherwise leak into this one.
-  rocksdb::PerfContext* perf = rocksdb::get_perf_context();
+  ROCKSDB_NAMESPACE::PerfContext* perf = ROCKSDB_NAMESPACE::get_perf_context();
   perf->ClearPerLevelPerfContext();
   perf->EnablePerLevelPerfContext();
   perf->Reset();
@@ -81,7 +86,8 @@ FilterStatsCollector::ThreadScope::ThreadScope(FilterStatsCollector* collector)
 
 FilterStatsCollector::ThreadScope::~ThreadScope() {
   std::map<int, LevelFilterCounts> counts;
-  const rocksdb::PerfContext* perf = rocksdb::get_perf_context();
+  const ROCKSDB_NAMESPACE::PerfContext* perf =
+      ROCKSDB_NAMESPACE::get_perf_context();
   if (perf->level_to_perf_context != nullptr) {
     for (const auto& [level, by_level] : *perf->level_to_perf_context) {
       // Readers of files with no level (SstFileReader, ingestion) use -1,
@@ -94,7 +100,7 @@ FilterStatsCollector::ThreadScope::~ThreadScope() {
   }
   collector_->Merge(counts, lookups_known_, lookups_, found_);
   current_scope = outer_;
-  rocksdb::SetPerfLevel(saved_perf_level_);
+  ROCKSDB_NAMESPACE::SetPerfLevel(saved_perf_level_);
 }
 
 void FilterStatsCollector::ThreadScope::AddLookups(uint64_t lookups,

@@ -1,14 +1,15 @@
-// monkey::Install: a filter policy from a string, into rocksdb::Options.
+// monkey::Install: a filter policy from a string, into
+// ROCKSDB_NAMESPACE::Options.
 #include "monkey/install.h"
 
 #include <mutex>
 
 #include "monkey/monkey_filter_policy.h"
+#include "monkey/table/shape_listener.h"
+#include "monkey/table/status_message.h"
 #include "rocksdb/convenience.h"
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/table.h"
-#include "table/shape_listener.h"
-#include "table/status_message.h"
 
 namespace monkey {
 
@@ -55,7 +56,10 @@ std::shared_ptr<ROCKSDB_NAMESPACE::EventListener> NewShapeListener(
     const std::shared_ptr<const ROCKSDB_NAMESPACE::FilterPolicy>& policy) {
   if (policy == nullptr) return nullptr;
   const auto* monkey = policy->CheckedCast<MonkeyFilterPolicy>();
-  if (monkey == nullptr || monkey->options().shape != "live") return nullptr;
+  if (monkey == nullptr ||
+      monkey->options().shape != MonkeyOptions::Shape::kLive) {
+    return nullptr;
+  }
   // Share ownership with the table options, so the listener never outlives
   // the policy it feeds.
   return std::make_shared<ShapeListener>(

@@ -9,14 +9,14 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "monkey/table/status_message.h"
+#include "monkey/util/filter_fpr_model.h"
+#include "monkey/util/live_plan.h"
+#include "monkey/util/monkey_bpk.h"
+#include "monkey/util/plan_format.h"
 #include "rocksdb/convenience.h"
 #include "rocksdb/env.h"
 #include "rocksdb/utilities/options_type.h"
-#include "table/status_message.h"
-#include "util/filter_fpr_model.h"
-#include "util/live_plan.h"
-#include "util/monkey_bpk.h"
-#include "util/plan_format.h"
 
 namespace monkey {
 namespace {
@@ -68,36 +68,62 @@ OptionTypeInfo ExactDouble(size_t offset) {
                         ParseStrictDouble, SerializeExactDouble, nullptr);
 }
 
+const std::unordered_map<std::string, MonkeyOptions::Filter> kFilterNames = {
+    {"bloom", MonkeyOptions::Filter::kBloom},
+    {"ribbon", MonkeyOptions::Filter::kRibbon},
+    {"auto", MonkeyOptions::Filter::kAuto},
+};
+const std::unordered_map<std::string, MonkeyOptions::Shape> kShapeNames = {
+    {"live", MonkeyOptions::Shape::kLive},
+    {"static", MonkeyOptions::Shape::kStatic},
+};
+
+// An enum option whose bad value is InvalidArgument with our message (the
+// Enum type's own parser says only "Invalid value"), naming the value.
+template <typename E>
+OptionTypeInfo StrictEnum(size_t offset,
+                          const std::unordered_map<std::string, E>* names,
+                          const char* message) {
+  return OptionTypeInfo::Enum<E>(static_cast<int>(offset), names)
+      .SetParseFunc([names, message](const ConfigOptions&, const std::string&,
+                                     const std::string& value, void* addr) {
+        auto it = names->find(value);
+        if (it == names->end()) {
+          return Status::InvalidArgument(message, "got '" + value + "'");
+        }
+        *static_cast<E*>(addr) = it->second;
+        return Status::OK();
+      });
+}
+
 const std::unordered_map<std::string, OptionTypeInfo> kMonkeyOptionsInfo = {
     {"bits_per_key", ExactDouble(offsetof(MonkeyOptions, bits_per_key))},
     {"size_ratio", ExactDouble(offsetof(MonkeyOptions, size_ratio))},
     {"last_level_filter",
      {offsetof(MonkeyOptions, last_level_filter), OptionType::kBoolean,
       OptionVerificationType::kNormal, OptionTypeFlags::kNone}},
-    {"filter",
-     {offsetof(MonkeyOptions, filter), OptionType::kString,
-      OptionVerificationType::kNormal, OptionTypeFlags::kNone}},
-    {"shape",
-     {offsetof(MonkeyOptions, shape), OptionType::kString,
-      OptionVerificationType::kNormal, OptionTypeFlags::kNone}},
+    {"filter", StrictEnum(offsetof(MonkeyOptions, filter), &kFilterNames,
+                          "monkey: filter must be bloom, ribbon or auto")},
+    {"shape", StrictEnum(offsetof(MonkeyOptions, shape), &kShapeNames,
+                         "monkey: shape must be live or static")},
 };
 
 FilterChoice ChoiceOf(const MonkeyOptions& options) {
-  if (options.filter == "ribbon") return FilterChoice::kRibbon;
-  if (options.filter == "auto") return FilterChoice::kAuto;
+  switch (options.filter) {
+    case MonkeyOptions::Filter::kRibbon:
+      return FilterChoice::kRibbon;
+    case MonkeyOptions::Filter::kAuto:
+      return FilterChoice::kAuto;
+    case MonkeyOptions::Filter::kBloom:
+      break;
+  }
   return FilterChoice::kBloom;
 }
 
 // The average budget, for files whose level is unknown or outside the plan.
-// RocksDB's rounding: below 0.5 bit no filter, 0.5..1 builds 1 bit.
 int AverageMillibits(const MonkeyOptions& options, int level) {
-  const int millibits =
-      static_cast<int>(options.bits_per_key * 1000.0 + 0.500001);
-  if (millibits < 500) return 0;
-  const FprModel model = ModelForLevel(ChoiceOf(options), level);
-  return std::clamp(millibits,
-                    static_cast<int>(std::ceil(model.min_bits() * 1000)),
-                    static_cast<int>(model.max_bits() * 1000));
+  return BuildableMillibits(options.bits_per_key,
+                            ModelForLevel(ChoiceOf(options), level));
 }
 
 }  // namespace
@@ -111,17 +137,12 @@ struct MonkeyFilterPolicy::LevelPlans {
   Plan plan;
 };
 
-MonkeyFilterPolicy::MonkeyFilterPolicy(const MonkeyOptions& options)
-    : options_(options), reader_(ROCKSDB_NAMESPACE::NewBloomFilterPolicy(10)) {
+MonkeyFilterPolicy::MonkeyFilterPolicy()
+    : reader_(ROCKSDB_NAMESPACE::NewBloomFilterPolicy(10)) {
   RegisterOptions(&options_, &kMonkeyOptionsInfo);
-  Status s = Replan();
-  if (!s.ok()) {
-    // A constructor cannot fail; bad C++ options fall back to the defaults
-    // rather than to no filter. Create() reports them instead.
-    options_ = MonkeyOptions();
-    s = Replan();
-    assert(s.ok());
-  }
+  const Status s = Replan();  // the defaults are valid
+  assert(s.ok());
+  (void)s;
 }
 
 MonkeyFilterPolicy::~MonkeyFilterPolicy() = default;
@@ -170,15 +191,8 @@ Status MonkeyFilterPolicy::Replan() {
         "monkey: size_ratio must be a finite number above 1",
         "got " + std::to_string(o.size_ratio));
   }
-  if (o.filter != "bloom" && o.filter != "ribbon" && o.filter != "auto") {
-    return Status::InvalidArgument(
-        "monkey: filter must be bloom, ribbon or auto",
-        "got '" + o.filter + "'");
-  }
-  if (o.shape != "live" && o.shape != "static") {
-    return Status::InvalidArgument("monkey: shape must be live or static",
-                                   "got '" + o.shape + "'");
-  }
+  // filter and shape are enums: their parser rejects anything else, and
+  // C++ can only hold a named value.
   {
     std::lock_guard<std::mutex> lock(mu_);
     static_plans_.clear();
@@ -215,22 +229,22 @@ MonkeyFilterPolicy::StaticPlan(int num_levels) const {
 
 std::shared_ptr<const MonkeyFilterPolicy::LevelPlans>
 MonkeyFilterPolicy::LivePlansOf(const std::string& column_family) const {
-  if (options_.shape != "live") return nullptr;
+  if (options_.shape != MonkeyOptions::Shape::kLive) return nullptr;
   std::lock_guard<std::mutex> lock(mu_);
   auto it = live_plans_.find(column_family);
   return it == live_plans_.end() ? nullptr : it->second;
 }
 
-void MonkeyFilterPolicy::UpdateLiveShape(const std::string& column_family,
-                                         const std::vector<LiveLevel>& levels,
-                                         double l0_moved_share) const {
-  if (options_.shape != "live") return;
+void MonkeyFilterPolicy::UpdateLiveShape(
+    const std::string& column_family,
+    const std::vector<LiveLevel>& levels) const {
+  if (options_.shape != MonkeyOptions::Shape::kLive) return;
   LivePlanOptions live_options;
   live_options.bits_per_key = options_.bits_per_key;
   live_options.last_level_filter = options_.last_level_filter;
   live_options.filter = ChoiceOf(options_);
   LivePlan live;
-  const bool usable = PlanLiveTree(levels, l0_moved_share, live_options, &live);
+  const bool usable = PlanLiveTree(levels, live_options, &live);
   auto plans = std::make_shared<LevelPlans>();
   plans->live = true;
   plans->reported = levels;
@@ -268,10 +282,14 @@ int MonkeyFilterPolicy::MillibitsForLevel(
   return plans->plan.levels[level].millibits_per_key;
 }
 
+bool MonkeyFilterPolicy::BuildsRibbon(int level) const {
+  return monkey::BuildsRibbon(ChoiceOf(options_), level);
+}
+
 const FilterPolicy* MonkeyFilterPolicy::BuiltinFor(int level,
                                                    int millibits) const {
   if (millibits == 0) return nullptr;
-  const bool ribbon = BuildsRibbon(ChoiceOf(options_), level);
+  const bool ribbon = BuildsRibbon(level);
   // Ribbon plans are in real bits; RocksDB's Ribbon setting is the Bloom
   // bits per key of equal target FPR, so map real bits -> FPR -> setting.
   const int setting =
@@ -324,13 +342,19 @@ std::string MonkeyFilterPolicy::PlanToString(
   std::string header = "monkey plan (" +
                        std::string(plans->live ? "live" : "static") +
                        " shape): " + budget;
-  if (plans->bits_per_key != options_.bits_per_key) {
+  // The live plan moves its price when the filters already built stray
+  // from the budget (util/live_plan.h); say so when it does.
+  if (std::fabs(plans->bits_per_key / options_.bits_per_key - 1) > 0.005) {
     snprintf(budget, sizeof(budget), " (new files %.3f, to hold it)",
              plans->bits_per_key);
     header += budget;
   }
-  header += ", filter " + options_.filter + ", " +
-            std::to_string(plans->shape.size()) + " levels";
+  std::string filter;
+  for (const auto& [name, value] : kFilterNames) {
+    if (value == options_.filter) filter = name;
+  }
+  header += ", filter " + filter + ", " + std::to_string(plans->shape.size()) +
+            " levels";
   if (!plans->live) {
     snprintf(budget, sizeof(budget), ", size_ratio %g", options_.size_ratio);
     header += budget;

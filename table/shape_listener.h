@@ -10,10 +10,6 @@
 // size of the memtables being flushed. So a compaction into an empty level is
 // planned as the level it is about to become.
 //
-// It notes how L0 files leave L0 -- merged by a compaction, or trivially
-// moved down with their filters, as under sequential keys -- so the policy
-// can plan L0 files for where they end up.
-//
 // It also tracks the filter bits of the SSTs it sees created, so the policy
 // can steer new files to hold the realized average at the budget (files
 // built under earlier plans, or trivially moved, keep their filters). Files
@@ -28,34 +24,47 @@
 #include <vector>
 
 #include "monkey/monkey_filter_policy.h"
+#include "monkey/util/live_shape.h"
 #include "rocksdb/listener.h"
-#include "util/live_shape.h"
+#include "rocksdb/metadata.h"
 
 namespace monkey {
 
-class ShapeListener : public rocksdb::EventListener {
+// One SST at `level` as the listener describes it to ProjectLiveShape:
+// number, level, entries, size and key range (the filter it was built with
+// is the listener's to add). monkey_plan --db describes a database's files
+// with it too, so that the advisor plans for the shape the policy sees.
+LiveFile DescribeFile(const ROCKSDB_NAMESPACE::SstFileMetaData& meta,
+                      int level);
+
+class ShapeListener : public ROCKSDB_NAMESPACE::EventListener {
  public:
   explicit ShapeListener(std::shared_ptr<const MonkeyFilterPolicy> policy);
 
   static const char* kClassName() { return "MonkeyShapeListener"; }
   const char* Name() const override { return kClassName(); }
 
-  void OnFlushBegin(rocksdb::DB* db,
-                    const rocksdb::FlushJobInfo& info) override;
-  void OnFlushCompleted(rocksdb::DB* db,
-                        const rocksdb::FlushJobInfo& info) override;
-  void OnCompactionBegin(rocksdb::DB* db,
-                         const rocksdb::CompactionJobInfo& info) override;
-  void OnCompactionCompleted(rocksdb::DB* db,
-                             const rocksdb::CompactionJobInfo& info) override;
+  void OnFlushBegin(ROCKSDB_NAMESPACE::DB* db,
+                    const ROCKSDB_NAMESPACE::FlushJobInfo& info) override;
+  void OnFlushCompleted(ROCKSDB_NAMESPACE::DB* db,
+                        const ROCKSDB_NAMESPACE::FlushJobInfo& info) override;
+  void OnCompactionBegin(
+      ROCKSDB_NAMESPACE::DB* db,
+      const ROCKSDB_NAMESPACE::CompactionJobInfo& info) override;
+  void OnCompactionCompleted(
+      ROCKSDB_NAMESPACE::DB* db,
+      const ROCKSDB_NAMESPACE::CompactionJobInfo& info) override;
   void OnExternalFileIngested(
-      rocksdb::DB* db, const rocksdb::ExternalFileIngestionInfo& info) override;
-  void OnTableFileCreated(const rocksdb::TableFileCreationInfo& info) override;
-  void OnTableFileDeleted(const rocksdb::TableFileDeletionInfo& info) override;
+      ROCKSDB_NAMESPACE::DB* db,
+      const ROCKSDB_NAMESPACE::ExternalFileIngestionInfo& info) override;
+  void OnTableFileCreated(
+      const ROCKSDB_NAMESPACE::TableFileCreationInfo& info) override;
+  void OnTableFileDeleted(
+      const ROCKSDB_NAMESPACE::TableFileDeletionInfo& info) override;
 
   // Reads the live shape of every column family of `db` and publishes it.
   // The callbacks call it; so may an engine right after DB::Open.
-  void Refresh(rocksdb::DB* db);
+  void Refresh(ROCKSDB_NAMESPACE::DB* db);
 
  private:
   // A flush or compaction that has begun and not yet completed.
@@ -67,11 +76,11 @@ class ShapeListener : public rocksdb::EventListener {
   struct Filter {
     double bits = 0;
     double entries = 0;
+    bool flushed = false;
   };
 
-  void RefreshLocked(rocksdb::DB* db);
-  void NoteL0Fate(const rocksdb::CompactionJobInfo& info);
-  void SeedFiltersLocked(rocksdb::DB* db);
+  void RefreshLocked(ROCKSDB_NAMESPACE::DB* db);
+  void SeedFiltersLocked(ROCKSDB_NAMESPACE::DB* db);
 
   const std::shared_ptr<const MonkeyFilterPolicy> policy_;
   std::mutex mu_;  // serializes refreshes, so a stale shape never wins
@@ -79,8 +88,6 @@ class ShapeListener : public rocksdb::EventListener {
   std::map<std::string, double> last_flush_entries_;
   std::map<uint64_t, Filter> filters_;  // by file number
   bool seeded_ = false;
-  // How L0 files left L0, per column family.
-  std::map<std::string, L0Fate> l0_fate_;
 };
 
 }  // namespace monkey

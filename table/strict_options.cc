@@ -3,10 +3,10 @@
 #include <fstream>
 
 #include "monkey/install.h"
+#include "monkey/table/status_message.h"
 #include "rocksdb/convenience.h"
 #include "rocksdb/table.h"
 #include "rocksdb/utilities/options_util.h"
-#include "table/status_message.h"
 
 namespace monkey {
 namespace {

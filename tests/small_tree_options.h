@@ -9,13 +9,13 @@
 
 namespace monkey::test {
 
-inline rocksdb::Options SmallTreeOptions(uint64_t write_buffer_kib,
-                                         uint64_t target_file_kib,
-                                         uint64_t level_base_kib,
-                                         bool dynamic_level_bytes) {
-  rocksdb::Options options;
+inline ROCKSDB_NAMESPACE::Options SmallTreeOptions(uint64_t write_buffer_kib,
+                                                   uint64_t target_file_kib,
+                                                   uint64_t level_base_kib,
+                                                   bool dynamic_level_bytes) {
+  ROCKSDB_NAMESPACE::Options options;
   options.create_if_missing = true;
-  options.compression = rocksdb::kNoCompression;
+  options.compression = ROCKSDB_NAMESPACE::kNoCompression;
   options.write_buffer_size = write_buffer_kib << 10;
   options.target_file_size_base = target_file_kib << 10;
   options.max_bytes_for_level_base = level_base_kib << 10;

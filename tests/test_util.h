@@ -14,11 +14,11 @@
 #include <thread>
 
 #include "monkey/install.h"
+#include "monkey/tests/small_tree_options.h"
 #include "rocksdb/convenience.h"
 #include "rocksdb/db.h"
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/statistics.h"
-#include "tests/small_tree_options.h"
 
 namespace monkey::test {
 
@@ -51,17 +51,18 @@ inline std::string AbsentKey(uint64_t i, uint64_t j) {
 }
 
 // DB::Open that fails the test on error.
-inline std::unique_ptr<rocksdb::DB> OpenOrDie(const rocksdb::Options& options,
-                                              const std::string& path) {
-  rocksdb::DB* db = nullptr;
-  const rocksdb::Status s = rocksdb::DB::Open(options, path, &db);
+inline std::unique_ptr<ROCKSDB_NAMESPACE::DB> OpenOrDie(
+    const ROCKSDB_NAMESPACE::Options& options, const std::string& path) {
+  ROCKSDB_NAMESPACE::DB* db = nullptr;
+  const ROCKSDB_NAMESPACE::Status s =
+      ROCKSDB_NAMESPACE::DB::Open(options, path, &db);
   EXPECT_TRUE(s.ok()) << path << ": " << s.ToString();
-  return std::unique_ptr<rocksdb::DB>(db);
+  return std::unique_ptr<ROCKSDB_NAMESPACE::DB>(db);
 }
 
 // Flushes, then waits until no compaction is pending or running.
-inline void WaitForCompactions(rocksdb::DB* db) {
-  ASSERT_TRUE(db->Flush(rocksdb::FlushOptions()).ok());
+inline void WaitForCompactions(ROCKSDB_NAMESPACE::DB* db) {
+  ASSERT_TRUE(db->Flush(ROCKSDB_NAMESPACE::FlushOptions()).ok());
   for (int i = 0; i < 6000; ++i) {
     uint64_t pending = 1, running = 1;
     db->GetIntProperty("rocksdb.compaction-pending", &pending);
@@ -92,25 +93,26 @@ struct FilterCounts {
   }
 };
 
-inline FilterCounts CountsFrom(rocksdb::Statistics& stats) {
+inline FilterCounts CountsFrom(ROCKSDB_NAMESPACE::Statistics& stats) {
   FilterCounts c;
-  c.useful = stats.getTickerCount(rocksdb::BLOOM_FILTER_USEFUL);
-  c.positive = stats.getTickerCount(rocksdb::BLOOM_FILTER_FULL_POSITIVE);
+  c.useful = stats.getTickerCount(ROCKSDB_NAMESPACE::BLOOM_FILTER_USEFUL);
+  c.positive =
+      stats.getTickerCount(ROCKSDB_NAMESPACE::BLOOM_FILTER_FULL_POSITIVE);
   c.true_positive =
-      stats.getTickerCount(rocksdb::BLOOM_FILTER_FULL_TRUE_POSITIVE);
+      stats.getTickerCount(ROCKSDB_NAMESPACE::BLOOM_FILTER_FULL_TRUE_POSITIVE);
   return c;
 }
 
 // FilterPolicy::CreateFromString, with "monkey" registered, that fails
 // loudly on unknown ids.
-inline std::shared_ptr<const rocksdb::FilterPolicy> PolicyOrDie(
+inline std::shared_ptr<const ROCKSDB_NAMESPACE::FilterPolicy> PolicyOrDie(
     const std::string& uri) {
   RegisterOnce();
-  rocksdb::ConfigOptions config;
+  ROCKSDB_NAMESPACE::ConfigOptions config;
   config.ignore_unsupported_options = false;
-  std::shared_ptr<const rocksdb::FilterPolicy> policy;
-  rocksdb::Status s =
-      rocksdb::FilterPolicy::CreateFromString(config, uri, &policy);
+  std::shared_ptr<const ROCKSDB_NAMESPACE::FilterPolicy> policy;
+  ROCKSDB_NAMESPACE::Status s =
+      ROCKSDB_NAMESPACE::FilterPolicy::CreateFromString(config, uri, &policy);
   EXPECT_TRUE(s.ok()) << uri << ": " << s.ToString();
   return policy;
 }

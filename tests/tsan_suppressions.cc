@@ -19,9 +19,11 @@
 // give our code (e.g. DB::Close waiting for a flush whose listener used our
 // policy) is lost: that reported races in our code that are not there.
 extern "C" const char* __tsan_default_suppressions() {
-  return "race:rocksdb::Arena::~Arena\n"
-         "race:rocksdb::Version::Unref\n"
-         "race:rocksdb::PosixRandomAccessFile::~PosixRandomAccessFile\n"
-         "race:rocksdb::BinarySearchIndexReader::~BinarySearchIndexReader\n"
-         "race:rocksdb::CopyCacheDeleterRoleMap\n";
+  return "race:ROCKSDB_NAMESPACE::Arena::~Arena\n"
+         "race:ROCKSDB_NAMESPACE::Version::Unref\n"
+         "race:ROCKSDB_NAMESPACE::PosixRandomAccessFile::~"
+         "PosixRandomAccessFile\n"
+         "race:ROCKSDB_NAMESPACE::BinarySearchIndexReader::~"
+         "BinarySearchIndexReader\n"
+         "race:ROCKSDB_NAMESPACE::CopyCacheDeleterRoleMap\n";
 }

@@ -13,14 +13,14 @@
 #include <vector>
 
 #include "gflags/gflags.h"
+#include "monkey/tools/advisor/advice_output.h"
+#include "monkey/tools/advisor/db_facts.h"
+#include "monkey/util/advisor.h"
+#include "monkey/util/filter_fpr_model.h"
+#include "monkey/util/monkey_bpk.h"
+#include "monkey/util/monkey_memory.h"
+#include "monkey/util/plan_format.h"
 #include "nlohmann/json.hpp"
-#include "tools/advisor/advice_output.h"
-#include "tools/advisor/db_facts.h"
-#include "util/advisor.h"
-#include "util/filter_fpr_model.h"
-#include "util/monkey_bpk.h"
-#include "util/monkey_memory.h"
-#include "util/plan_format.h"
 
 DEFINE_double(bits_per_key, 10,
               "Average budget in real filter bits per key (objective=fpr); "
@@ -110,8 +110,9 @@ int Advise() {
   bool any_filters = false;
   for (const monkey::advisor::ColumnFamilyFacts& cf : facts) {
     monkey::Advice advice;
-    std::string why = cf.files == 0 ? "no SST files: nothing to advise on"
-                                    : monkey::Advise(cf.levels, &advice);
+    std::string why = cf.files == 0
+                          ? "no SST files: nothing to advise on"
+                          : monkey::Advise(cf.levels, cf.live_files, &advice);
     if (why == "no filters") {
       why = "no filters in its SST files: nothing to advise on";
     } else if (cf.files > 0 && why.empty()) {

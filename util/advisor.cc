@@ -1,13 +1,13 @@
 // The advisor's math. See advisor.h.
-#include "util/advisor.h"
+#include "monkey/util/advisor.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
 
-#include "util/live_plan.h"
-#include "util/monkey_memory.h"
+#include "monkey/util/live_plan.h"
+#include "monkey/util/monkey_memory.h"
 
 namespace monkey {
 namespace {
@@ -21,6 +21,7 @@ FilterChoice ChoiceOf(const std::string& filter) {
 }
 
 constexpr int kMaxMillibits = 100000;  // RocksDB's 100 bits per key
+constexpr int kMaxLevel = 64;          // as the planner (ValidatePlanInputs)
 
 // The least millibits in [0, kMaxMillibits] where `holds` turns true
 // (false below, true from there on); kMaxMillibits + 1 if it never does.
@@ -81,33 +82,28 @@ std::string MonkeyOptionsString(double bits_per_key, bool last_level_filter,
          ";filter=" + filter;
 }
 
-Plan PolicyPlan(const std::vector<LevelShape>& shape, double bits_per_key,
+Plan PolicyPlan(const std::vector<LiveLevel>& live, double bits_per_key,
                 bool last_level_filter, const std::string& filter) {
-  std::vector<LiveLevel> levels;
-  for (const LevelShape& level : shape) {
-    levels.push_back({level.entries, level.runs, 0, 0});
-  }
   LivePlanOptions options;
   options.bits_per_key = bits_per_key;
   options.last_level_filter = last_level_filter;
   options.filter = ChoiceOf(filter);
-  LivePlan live;
-  if (!PlanLiveTree(levels, /*l0_moved_share=*/0, options, &live)) {
-    return Plan();
-  }
-  return live.plan;
+  LivePlan plan;
+  if (!PlanLiveTree(live, options, &plan)) return Plan();
+  return plan.plan;
 }
 
-std::string Advise(const std::vector<AdvisorLevel>& levels, Advice* advice) {
+std::string Advise(const std::vector<AdvisorLevel>& levels,
+                   const std::vector<LiveFile>& files, Advice* advice) {
   std::map<int, const AdvisorLevel*> by_level;
   for (const AdvisorLevel& l : levels) {
     if (!(l.files > 0)) continue;
-    if (l.level < 0 || l.level >= 64) {
+    if (l.level < 0 || l.level >= kMaxLevel) {
       return "level " + std::to_string(l.level) + " is outside [0, 64)";
     }
     if (!Valid(l.files) || !Valid(l.entries) || !Valid(l.filter_entries) ||
         !Valid(l.unfiltered_entries) || !Valid(l.filter_bytes) ||
-        !Valid(l.model_fpr) || l.model_fpr > 1 || std::isnan(l.probes)) {
+        !Valid(l.model_fpr) || l.model_fpr > 1) {
       return "level " + std::to_string(l.level) +
              " has facts that are not finite and >= 0 (or an FPR above 1)";
     }
@@ -117,23 +113,55 @@ std::string Advise(const std::vector<AdvisorLevel>& levels, Advice* advice) {
   }
   if (by_level.empty()) return "no SST files";
   if (!HasFilters(levels)) return "no filters";
+  // The files must be the levels' files: the shape comes from them.
+  std::map<int, double> files_at;
+  for (const LiveFile& f : files) {
+    const std::string name = "file " + std::to_string(f.number);
+    if (f.level < 0 || f.level >= kMaxLevel) {
+      return name + " is at level " + std::to_string(f.level) +
+             ", outside [0, 64)";
+    }
+    if (!Valid(f.entries) || !Valid(f.bytes)) {
+      return name + " has entries or bytes that are not finite and >= 0";
+    }
+    files_at[f.level] += 1;
+  }
+  for (const auto& [level, l] : by_level) {
+    if (files_at[level] != l->files) {
+      return "level " + std::to_string(level) + " has " +
+             std::to_string(static_cast<long long>(l->files)) + " files but " +
+             std::to_string(static_cast<long long>(files_at[level])) +
+             " file records";
+    }
+  }
+  for (const auto& [level, n] : files_at) {
+    if (n > 0 && by_level.count(level) == 0) {
+      return "file records at level " + std::to_string(level) +
+             ", which has no level facts";
+    }
+  }
 
   Advice a;
   a.filter = SuggestedFilter(levels);
+  // What the listener would publish: no jobs in flight, and no filter
+  // known, so that the controller does not steer against filters another
+  // policy built (a rebuild replaces them).
+  a.live = ProjectLiveShape(files, {});
   const int last = by_level.rbegin()->first;
+  a.live.resize(last + 1);
   a.shape.assign(last + 1, LevelShape{0, 0, true});
   a.fpr_now.assign(last + 1, 1.0);
-  a.probes.assign(last + 1, 0.0);
+  a.filter_keys.assign(last + 1, 0.0);
+  for (int level = 0; level <= last; ++level) {
+    a.shape[level].entries = a.live[level].entries;
+    a.shape[level].runs = a.live[level].runs;
+  }
   for (const auto& [level, l] : by_level) {
-    LevelShape& s = a.shape[level];
     const bool filters = l->filter_entries > 0 && l->filter_bytes > 0;
-    // A filter's bits are per key it holds (num_filter_entries), which is
-    // what the policy's bits_per_key counts too.
-    s.entries =
+    // A filter's bits are per key it holds (num_filter_entries); files
+    // without a filter would hold theirs.
+    a.filter_keys[level] =
         filters ? l->filter_entries + l->unfiltered_entries : l->entries;
-    s.runs = level == 0 ? l->files : 1;
-    a.probes[level] =
-        l->probes >= 0 && std::isfinite(l->probes) ? l->probes : s.runs;
     if (filters) {
       // Files without a filter let every lookup in their range through.
       a.fpr_now[level] =
@@ -141,30 +169,43 @@ std::string Advise(const std::vector<AdvisorLevel>& levels, Advice* advice) {
           (l->filter_entries + l->unfiltered_entries);
     }
     if (level == last && !filters) {
-      s.filtered = false;
+      a.shape[level].filtered = false;
       a.last_level_filter = false;
     }
     a.filter_bytes_now += l->filter_bytes;
   }
   for (size_t i = 0; i < a.shape.size(); ++i) {
     if (!a.shape[i].filtered) continue;
-    a.filtered_entries += a.shape[i].entries;
-    a.sum_fpr_now += a.probes[i] * a.fpr_now[i];
+    a.filtered_entries += a.filter_keys[i];
+    a.sum_fpr_now += a.shape[i].runs * a.fpr_now[i];
   }
   if (!(a.filtered_entries > 0)) return "no keys in the filtered levels";
   a.bits_per_key_now = 8 * a.filter_bytes_now / a.filtered_entries;
 
-  // The policy plans with its own runs (L0 files, or 1); what its plan
-  // buys is counted in probes.
+  // Bits at each level's millibits for the keys its filters would hold.
+  auto count_bits = [&](Plan* plan) {
+    plan->total_bits = 0;
+    plan->filtered_entries = 0;
+    for (size_t i = 0; i < plan->levels.size() && i < a.shape.size(); ++i) {
+      if (!a.shape[i].filtered) continue;
+      plan->total_bits +=
+          a.filter_keys[i] * plan->levels[i].millibits_per_key / 1000.0;
+      plan->filtered_entries += a.filter_keys[i];
+    }
+  };
+  // The policy's plan; its Sum FPR counts the live shape's runs, which are
+  // weighted by reach.
   auto policy = [&](int millibits) {
     Plan plan =
-        PolicyPlan(a.shape, millibits / 1000.0, a.last_level_filter, a.filter);
-    plan.sum_fpr = 0;
-    for (size_t i = 0; i < plan.levels.size() && i < a.shape.size(); ++i) {
-      if (a.shape[i].filtered) plan.sum_fpr += a.probes[i] * plan.levels[i].fpr;
-    }
+        PolicyPlan(a.live, millibits / 1000.0, a.last_level_filter, a.filter);
+    count_bits(&plan);
     return plan;
   };
+  // (PlanLiveTree declines only a tree with no keys to filter, or inputs
+  // the planner refuses, e.g. more than 1e6 runs in a level.)
+  if (policy(10000).levels.size() != a.shape.size()) {
+    return "the policy makes no live plan for this tree";
+  }
   auto finish = [&](int millibits, AdvisedPlan* p) {
     p->bits_per_key = millibits / 1000.0;
     p->plan = policy(millibits);
@@ -198,13 +239,15 @@ std::string Advise(const std::vector<AdvisorLevel>& levels, Advice* advice) {
                    : 0;
   }
 
-  // The frozen tree's optimum, as a bound.
+  // The frozen tree's optimum, as a bound: every level, L0 included,
+  // planned for the tree as it stands, bits counted on the same keys.
   Plan frozen;
-  std::vector<LevelShape> probed = a.shape;
-  for (size_t i = 0; i < probed.size(); ++i) probed[i].runs = a.probes[i];
-  if (PlanLeastBits(probed, a.sum_fpr_now,
-                    ModelsForLevels(ChoiceOf(a.filter), probed.size()), &frozen)
+  std::vector<LevelShape> held = a.shape;
+  for (size_t i = 0; i < held.size(); ++i) held[i].entries = a.filter_keys[i];
+  if (PlanLeastBits(held, a.sum_fpr_now,
+                    ModelsForLevels(ChoiceOf(a.filter), held.size()), &frozen)
           .empty()) {
+    count_bits(&frozen);
     a.frozen_filter_bytes = frozen.total_bits / 8;
   }
   *advice = std::move(a);

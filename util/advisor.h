@@ -1,6 +1,6 @@
 // The advisor's math (`monkey_plan --db`): from the per-level facts of an
 // existing database -- files, keys, filter bytes and filter kinds, read from
-// its table properties -- to three answers:
+// its table properties -- and its files' key ranges, to three answers:
 //   1. now: its Sum FPR, by the FPR model of the filters it holds, and its
 //      filter bytes;
 //   2. Monkey at the same filter bytes: the Sum FPR they buy;
@@ -9,30 +9,34 @@
 // with the Monkey options string for 2 and 3. Pure math: no RocksDB in
 // here; tools/advisor/ reads the database.
 //
-// The shape planned is the database's own: level i holds the keys of its
-// files in files (L0) or 1 runs; the deepest level with files is the last.
-// Where the last level carries no filter (optimize_filters_for_hits, or
-// Monkey's last_level_filter=false), the suggestions keep it that way, and
-// its keys and FPR stay out of the sums, as they do in the policy.
+// The shape planned is the one the policy's listener would publish for
+// this database: ProjectLiveShape (util/live_shape.h) of its files, no job
+// in flight. So each level's runs are the runs a lookup probes there, each
+// weighted by its reach (the share of the tree's keys in its key range):
+// what every Sum FPR here counts, now and planned. The deepest level with
+// files is the last. Where it carries no filter (optimize_filters_for_hits,
+// or Monkey's last_level_filter=false), the suggestions keep it that way,
+// and its keys and FPR stay out of the sums, as they do in the policy.
 //
 // The answers are what the policy would build on this tree with the
-// suggested string: its live plan (util/live_plan.h, the code the policy
-// runs), which budgets the tree L0's keys are going to (L0 folded into the
-// level below) and gives L0's runs what that plan's price buys on top. So
+// suggested string: its live plan (util/live_plan.h, PlanLiveTree, the
+// code the policy runs, on the same LiveLevels), with no filters counted as
+// built -- the filters the database holds now were built under another
+// policy, and a rebuild replaces them all. That plan prices bits where the
+// live tree, L0's files at their own bits, spends the budget. So
 // bits_per_key is found by bisection on that plan: the most that keeps
-// today's filter bytes, and the least that keeps today's Sum FPR. Planning
-// the tree as frozen (L0 in the budget, PlanBitsPerKey and PlanLeastBits on
-// the shape) promised more than a rebuilt database realized: on a 16M-key
-// bloomfilter:10 database with a fresh L0, 15.0% saved where the rebuild
-// saved 12.3%; predicted this way, 17.86% against 18.14% realized
-// (docs/advisor.md). That frozen optimum is still given, as a bound.
+// today's filter bytes, and the least that keeps today's Sum FPR. The
+// frozen tree's optimum (PlanLeastBits on the shape) is given too, as a
+// bound: the policy plans L1 and below for the tree L0's keys are going
+// to, not for the tree as it stands.
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "util/filter_fpr_model.h"
-#include "util/monkey_bpk.h"
+#include "monkey/util/filter_fpr_model.h"
+#include "monkey/util/live_shape.h"
+#include "monkey/util/monkey_bpk.h"
 
 namespace monkey {
 
@@ -50,11 +54,6 @@ struct AdvisorLevel {
   // file by its own kind and bits, weighted by its key range); ignored
   // without filters.
   double model_fpr = 1;
-  // Filter probes per absent-key lookup here, with lookups spread evenly
-  // over the column family's key space: the share of it the level's files
-  // cover (util/key_space.h), summed over L0's files. Below 0: unknown,
-  // taken as its runs (L0 files, or 1).
-  double probes = -1;
 };
 
 // One suggestion: the options string, its plan and what it predicts.
@@ -62,41 +61,46 @@ struct AdvisedPlan {
   std::string error;        // why there is no suggestion; "" if there is one
   double bits_per_key = 0;  // the string's bits_per_key
   // What the policy builds with it on this tree: per level of
-  // Advice::shape, its bits and FPR, and the totals (its total_bits / 8 are
-  // filter_bytes; its sum_fpr counts Advice::probes per level).
+  // Advice::shape, its millibits and FPR; sum_fpr counts each level's runs
+  // (by reach), total_bits the keys its filters hold (Advice::filter_keys).
   Plan plan;
-  double filter_bytes = 0;
-  std::string options;  // id=monkey;bits_per_key=...;filter=...
+  double filter_bytes = 0;  // plan.total_bits / 8
+  std::string options;      // id=monkey;bits_per_key=...;filter=...
 };
 
 struct Advice {
-  // The shape planned, indexed by level number (empty levels: no runs):
-  // runs as the policy counts them, L0 files or 1.
+  // The live shape the policy's listener would publish for this database:
+  // ProjectLiveShape of its files, no job in flight, no filter known.
+  std::vector<LiveLevel> live;
+  // The same per level (empty levels: no keys, no runs), with the last
+  // level unfiltered where it has no filters now: runs are weighted by
+  // reach, so they are filter probes per absent-key lookup too.
   std::vector<LevelShape> shape;
-  // Per level: filter probes per absent-key lookup (AdvisorLevel::probes),
-  // what Sum FPRs here count, and the FPR of one run now.
-  std::vector<double> probes;
+  // Per level: the keys its filters would hold (num_filter_entries, plus
+  // the keys of its files without a filter; a level with no filter now:
+  // its keys), and the FPR of one run now.
+  std::vector<double> filter_keys;
   std::vector<double> fpr_now;
   std::string filter;  // the suggestions' filter=
   bool last_level_filter = true;
-  double filtered_entries = 0;  // keys of the levels in the sums
-  double sum_fpr_now = 0;       // sum of probes * fpr_now, filtered levels
+  double filtered_entries = 0;  // filter_keys of the levels in the sums
+  double sum_fpr_now = 0;       // sum of runs * fpr_now, filtered levels
   double filter_bytes_now = 0;
   double bits_per_key_now = 0;  // 8 filter_bytes_now / filtered_entries
   AdvisedPlan same_bytes;       // its plan.sum_fpr: the Sum FPR it buys
   AdvisedPlan same_fpr;
   double saving = 0;  // 1 - same_fpr.filter_bytes / filter_bytes_now
   // The least filter bytes that keep sum_fpr_now with the tree frozen as it
-  // is, L0's runs in the budget (PlanLeastBits on `shape` with `probes` as
-  // runs); 0 if none.
+  // is, L0's runs planned with the rest (PlanLeastBits on `shape`); 0 if
+  // none.
   double frozen_filter_bytes = 0;
 };
 
-// What a Monkey policy with these options builds on `shape` (levels by
-// number; runs and entries as they are, `filtered` ignored): its live plan,
-// with no filters built yet and no L0 files moved down whole. Per level of
-// the returned plan, bits and FPR; totals over the filtered levels.
-Plan PolicyPlan(const std::vector<LevelShape>& shape, double bits_per_key,
+// What a Monkey policy with these options builds for a column family whose
+// listener publishes `live`: its live plan (PlanLiveTree). Per level of
+// the returned plan, millibits and FPR; totals over the live shape's
+// filtered levels. An empty plan where the policy has no live plan.
+Plan PolicyPlan(const std::vector<LiveLevel>& live, double bits_per_key,
                 bool last_level_filter, const std::string& filter);
 
 // True if some level holds filter bytes.
@@ -112,11 +116,14 @@ std::string SuggestedFilter(const std::vector<AdvisorLevel>& levels);
 std::string MonkeyOptionsString(double bits_per_key, bool last_level_filter,
                                 const std::string& filter);
 
-// The three answers for one column family's levels (in any order, each
-// level at most once). Returns "" and fills *advice, or what is wrong:
-// no levels with files, no filters, or facts that are not finite and >= 0.
-// A suggestion that cannot be made (e.g. a Sum FPR below what the suggested
-// filters reach) has its AdvisedPlan::error set instead.
-std::string Advise(const std::vector<AdvisorLevel>& levels, Advice* advice);
+// The three answers for one column family: `levels` (in any order, each
+// level at most once) and its SST files, as the listener describes them
+// (number, level, entries, bytes, key range; filters are not read). Returns
+// "" and fills *advice, or what is wrong: no levels with files, no
+// filters, facts that are not finite and >= 0, or files and levels that do
+// not match. A suggestion that cannot be made (e.g. a Sum FPR below what
+// the suggested filters reach) has its AdvisedPlan::error set instead.
+std::string Advise(const std::vector<AdvisorLevel>& levels,
+                   const std::vector<LiveFile>& files, Advice* advice);
 
 }  // namespace monkey

@@ -12,7 +12,7 @@
 //      16       9     0.0864%    0.0844%     0.0797%           0.0459%
 //      20      11     0.0197%    0.0198%     0.0171%           0.0067%
 //      24      12     0.00546%   0.00533%    0.00408%          0.00098%
-#include "util/filter_fpr_model.h"
+#include "monkey/util/filter_fpr_model.h"
 
 #include <algorithm>
 #include <cmath>
@@ -23,11 +23,6 @@ namespace {
 constexpr int kCacheLineBits = 512;
 constexpr int kMaxProbes = 24;
 const double kLn2Squared = std::log(2.0) * std::log(2.0);
-
-int ToMillibits(double bits_per_key) {
-  // RocksDB's own rounding (BloomLikeFilterPolicy's constructor).
-  return static_cast<int>(bits_per_key * 1000.0 + 0.500001);
-}
 
 double StandardFpRate(double bits_per_key, int num_probes) {
   return std::pow(1.0 - std::exp(-num_probes / bits_per_key), num_probes);
@@ -206,6 +201,10 @@ double FprModel::FalsePositiveRate(double bits_per_key) const {
     }
   }
   return 1.0;
+}
+
+int ToMillibits(double bits_per_key) {
+  return static_cast<int>(bits_per_key * 1000.0 + 0.500001);
 }
 
 bool BuildsRibbon(FilterChoice choice, int level) {

@@ -55,6 +55,10 @@ class FprModel {
   double slots_per_key_;  // Ribbon only
 };
 
+// Bits per key to the millibits RocksDB builds: its own rounding
+// (BloomLikeFilterPolicy's constructor). The one place it is done.
+int ToMillibits(double bits_per_key);
+
 // Which filter a level gets: the `filter` option of the policy.
 enum class FilterChoice {
   kBloom,   // FastLocalBloom everywhere

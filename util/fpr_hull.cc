@@ -1,5 +1,5 @@
 // FPR hulls and prices. See fpr_hull.h.
-#include "util/fpr_hull.h"
+#include "monkey/util/fpr_hull.h"
 
 #include <algorithm>
 #include <cmath>

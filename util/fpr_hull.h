@@ -15,8 +15,8 @@
 #include <memory>
 #include <vector>
 
-#include "util/filter_fpr_model.h"
-#include "util/monkey_bpk.h"
+#include "monkey/util/filter_fpr_model.h"
+#include "monkey/util/monkey_bpk.h"
 
 namespace monkey {
 

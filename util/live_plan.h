@@ -6,9 +6,9 @@
 
 #include <vector>
 
-#include "util/filter_fpr_model.h"
-#include "util/live_shape.h"
-#include "util/monkey_bpk.h"
+#include "monkey/util/filter_fpr_model.h"
+#include "monkey/util/live_shape.h"
+#include "monkey/util/monkey_bpk.h"
 
 namespace monkey {
 
@@ -35,10 +35,15 @@ struct LivePlan {
 // budget.
 bool SettleL0(std::vector<LevelShape>* shape);
 
+// The millibits a file built at `level` gets under `plan`: its level's, or,
+// for a level the live shape holds no keys in yet (it was not planned for)
+// and for an unknown level (-1), the average budget.
+int LiveMillibitsForLevel(const LivePlan& plan, int level,
+                          const LivePlanOptions& options);
+
 // The plan for new files of a live tree; false when the tree has no keys a
 // filter could be planned for (then the static plan applies).
-// l0_moved_share is L0Fate::MovedShare().
-bool PlanLiveTree(const std::vector<LiveLevel>& levels, double l0_moved_share,
+bool PlanLiveTree(const std::vector<LiveLevel>& levels,
                   const LivePlanOptions& options, LivePlan* out);
 
 }  // namespace monkey

@@ -1,12 +1,119 @@
 // The live shape of a column family, with jobs in flight projected. See
 // live_shape.h.
-#include "util/live_shape.h"
+#include "monkey/util/live_shape.h"
 
 #include <algorithm>
+#include <map>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 
 namespace monkey {
+namespace {
+
+// A file's key range as boundary indices [first, last] into the sorted,
+// distinct ends of all files.
+struct Span {
+  size_t first = 0;
+  size_t last = 0;
+};
+
+std::vector<Span> SpansOf(const std::vector<LiveFile>& files,
+                          size_t* boundaries) {
+  std::vector<std::string_view> ends;
+  for (const LiveFile& f : files) {
+    ends.push_back(f.smallest);
+    ends.push_back(f.largest);
+  }
+  std::sort(ends.begin(), ends.end());
+  ends.erase(std::unique(ends.begin(), ends.end()), ends.end());
+  auto index = [&](std::string_view key) {
+    return static_cast<size_t>(std::lower_bound(ends.begin(), ends.end(), key) -
+                               ends.begin());
+  };
+  std::vector<Span> spans;
+  for (const LiveFile& f : files) {
+    size_t a = index(f.smallest), b = index(f.largest);
+    if (a > b) std::swap(a, b);  // a reverse comparator
+    spans.push_back({a, b});
+  }
+  *boundaries = ends.size();
+  return spans;
+}
+
+// Units of rank space: unit 2i is boundary i, unit 2i + 1 the stretch
+// between boundaries i and i + 1. A span [a, b] covers units 2a..2b.
+size_t FirstUnit(const Span& s) { return 2 * s.first; }
+size_t EndUnit(const Span& s) { return 2 * s.last + 1; }
+
+// The share of all keys in units [0, u), for every u. Narrow files go
+// first and lay down where the keys are; each wider file then spreads its
+// keys in proportion to the keys already there (it holds keys like the
+// rest of the tree), or evenly over its stretches where nothing is yet.
+// Files side by side (sequential keys) keep exactly their own keys; an L0
+// file over a level of many small files follows that level's density and
+// puts nothing in the gaps between its files.
+std::vector<double> KeyMassPrefix(const std::vector<Span>& spans,
+                                  const std::vector<double>& entries,
+                                  size_t boundaries) {
+  const size_t units = boundaries == 0 ? 0 : 2 * boundaries - 1;
+  std::vector<size_t> order(spans.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return spans[a].last - spans[a].first < spans[b].last - spans[b].first;
+  });
+  std::vector<double> mass(units, 0);
+  double total = 0;
+  for (size_t i : order) {
+    const Span& s = spans[i];
+    const size_t first = FirstUnit(s), stop = EndUnit(s);
+    double there = 0;
+    for (size_t u = first; u < stop; ++u) there += mass[u];
+    if (there > 0) {
+      const double scale = entries[i] / there;
+      for (size_t u = first; u < stop; ++u) mass[u] *= 1 + scale;
+    } else if (s.last > s.first) {
+      const double each = entries[i] / (s.last - s.first);
+      for (size_t u = first + 1; u < stop; u += 2) mass[u] += each;
+    } else {
+      mass[first] += entries[i];
+    }
+    total += entries[i];
+  }
+  std::vector<double> prefix(units + 1, 0);
+  for (size_t u = 0; u < units; ++u) {
+    prefix[u + 1] = prefix[u] + (total > 0 ? mass[u] / total : 0);
+  }
+  return prefix;
+}
+
+// The share of the keys in the union of unit ranges [first, stop).
+double MassOf(std::vector<std::pair<size_t, size_t>> ranges,
+              const std::vector<double>& prefix) {
+  std::sort(ranges.begin(), ranges.end());
+  double mass = 0;
+  size_t end = 0;
+  for (const auto& [first, stop] : ranges) {
+    const size_t from = std::max(first, end);
+    if (stop > from) mass += prefix[stop] - prefix[from];
+    end = std::max(end, stop);
+  }
+  return mass;
+}
+
+}  // namespace
+
+std::vector<double> KeyShareInRange(const std::vector<LiveFile>& files,
+                                    const std::vector<double>& entries) {
+  size_t boundaries = 0;
+  const std::vector<Span> spans = SpansOf(files, &boundaries);
+  const std::vector<double> prefix = KeyMassPrefix(spans, entries, boundaries);
+  std::vector<double> share;
+  for (const Span& s : spans) {
+    share.push_back(prefix[EndUnit(s)] - prefix[FirstUnit(s)]);
+  }
+  return share;
+}
 
 std::vector<LiveLevel> ProjectLiveShape(const std::vector<LiveFile>& files,
                                         const std::vector<LiveJob>& jobs) {
@@ -15,9 +122,10 @@ std::vector<LiveLevel> ProjectLiveShape(const std::vector<LiveFile>& files,
     if (levels.size() <= static_cast<size_t>(level)) levels.resize(level + 1);
     return levels[level];
   };
-  std::unordered_set<uint64_t> replaced;
-  for (const LiveJob& job : jobs) {
-    replaced.insert(job.input_files.begin(), job.input_files.end());
+  // Where each input goes, and which job takes it.
+  std::unordered_map<uint64_t, size_t> job_of;
+  for (size_t j = 0; j < jobs.size(); ++j) {
+    for (uint64_t number : jobs[j].input_files) job_of[number] = j;
   }
   // With max_open_files limited, RocksDB loads the entry counts of only 20
   // files when it opens a DB; the others read 0 until rebuilt. Count those
@@ -29,72 +137,91 @@ std::vector<LiveLevel> ProjectLiveShape(const std::vector<LiveFile>& files,
       known_entries += file.entries;
     }
   }
-  auto entries_of = [&](const LiveFile& file) -> double {
-    if (file.entries > 0) return file.entries;
-    if (file.filter_known && file.filter_entries > 0) {
-      return file.filter_entries;
-    }
-    return known_bytes > 0 ? file.bytes * known_entries / known_bytes : 0.0;
-  };
-  std::unordered_map<uint64_t, std::pair<int, double>> by_number;
+  std::vector<double> entries;
   for (const LiveFile& file : files) {
-    const double entries = entries_of(file);
-    by_number[file.number] = {file.level, entries};
-    LiveLevel& level = level_of(file.level);
-    level.entries += entries;
-    level.runs = file.level == 0 ? level.runs + 1 : 1;
-    if (file.filter_known && !replaced.count(file.number)) {
-      level.filter_bits += file.filter_bits;
-      level.filter_entries += file.filter_entries;
+    double e = file.entries;
+    if (!(e > 0) && file.filter_known && file.filter_entries > 0) {
+      e = file.filter_entries;
     }
+    if (!(e > 0)) {
+      e = known_bytes > 0 ? file.bytes * known_entries / known_bytes : 0.0;
+    }
+    entries.push_back(e);
   }
-  // A flush of unknown size is guessed at the size of an L0 file, or of any
-  // file; in an empty tree its size does not matter.
+  // Key shares in rank space, and each file's units, to merge ranges.
+  size_t boundaries = 0;
+  const std::vector<Span> spans = SpansOf(files, &boundaries);
+  const std::vector<double> prefix = KeyMassPrefix(spans, entries, boundaries);
+  // Unit ranges per projected level (levels >= 1) and per L0 run.
+  std::map<int, std::vector<std::pair<size_t, size_t>>> level_ranges;
+  std::map<size_t, std::vector<std::pair<size_t, size_t>>> merged_l0_runs;
+  double newest_flush_share = -1;
+  uint64_t newest_flush = 0;
+  for (size_t i = 0; i < files.size(); ++i) {
+    const LiveFile& file = files[i];
+    const std::pair<size_t, size_t> range = {FirstUnit(spans[i]),
+                                             EndUnit(spans[i])};
+    const double share = prefix[range.second] - prefix[range.first];
+    if (file.flushed && file.number >= newest_flush) {
+      newest_flush = file.number;
+      newest_flush_share = share;
+    }
+    auto job = job_of.find(file.number);
+    int level = file.level;
+    if (job != job_of.end()) {
+      level = jobs[job->second].output_level;
+      level_of(level).fluid_entries += entries[i];
+      if (level == 0) {
+        merged_l0_runs[job->second].push_back(range);
+      } else {
+        level_ranges[level].push_back(range);
+      }
+    } else {
+      LiveLevel& l = level_of(level);
+      if (file.filter_known) {
+        l.filter_bits += file.filter_bits;
+        l.filter_entries += file.filter_entries;
+        l.built_entries += entries[i];
+      }
+      if (level == 0) {
+        l.runs += share;
+      } else {
+        level_ranges[level].push_back(range);
+      }
+    }
+    level_of(level).entries += entries[i];
+  }
+  for (const auto& [level, ranges] : level_ranges) {
+    level_of(level).runs = std::min(1.0, MassOf(ranges, prefix));
+  }
+  for (const auto& [job, ranges] : merged_l0_runs) {
+    level_of(0).runs += std::min(1.0, MassOf(ranges, prefix));
+  }
+  // A flush adds one L0 run. Its keys, if unknown, are guessed at the size
+  // of an L0 file or of any file; its reach at the newest flush's.
   double guess = 1.0;
-  if (!levels.empty() && levels[0].runs > 0) {
-    guess = levels[0].entries / levels[0].runs;
+  if (!levels.empty() && levels[0].entries > 0) {
+    int l0_files = 0;
+    for (const LiveFile& f : files) l0_files += f.level == 0;
+    if (l0_files > 0) guess = levels[0].entries / l0_files;
   } else if (!files.empty()) {
-    double entries = 0;
-    for (const LiveLevel& level : levels) entries += level.entries;
-    guess = std::max(1.0, entries / static_cast<double>(files.size()));
+    double total = 0;
+    for (double e : entries) total += e;
+    guess = std::max(1.0, total / static_cast<double>(files.size()));
   }
   for (const LiveJob& job : jobs) {
-    double moved =
-        job.flush ? (job.flush_entries > 0 ? job.flush_entries : guess) : 0;
-    int merged_l0_runs = 0;
-    for (uint64_t number : job.input_files) {
-      auto it = by_number.find(number);
-      if (it == by_number.end()) continue;  // already gone
-      const auto [from, entries] = it->second;
-      level_of(from).entries -= entries;
-      moved += entries;
-      if (from == 0) ++merged_l0_runs;
-    }
-    if (!(moved > 0)) continue;
-    LiveLevel& to = level_of(job.output_level);
-    to.entries += moved;
-    // A flush, or an L0->L0 compaction, adds one run.
-    if (job.output_level == 0) to.runs += 1;
-    level_of(0).runs -= merged_l0_runs;
+    if (!job.flush) continue;
+    const double keys = job.flush_entries > 0 ? job.flush_entries : guess;
+    LiveLevel& l0 = level_of(0);
+    l0.entries += keys;
+    l0.fluid_entries += keys;
+    l0.runs +=
+        newest_flush_share >= 0 ? std::max(newest_flush_share, 1e-9) : 1.0;
   }
-  for (size_t i = 0; i < levels.size(); ++i) {
-    LiveLevel& level = levels[i];
-    level.entries = std::max(level.entries, 0.0);
-    level.runs =
-        level.entries > 0 ? (i == 0 ? std::max(level.runs, 1.0) : 1.0) : 0.0;
+  for (LiveLevel& level : levels) {
+    if (!(level.entries > 0)) level = LiveLevel();
   }
   return levels;
-}
-
-void L0Fate::Note(double l0_keys, bool moved) {
-  if (!(l0_keys > 0)) return;
-  moved_ = kMemory * moved_ + (moved ? l0_keys : 0);
-  merged_ = kMemory * merged_ + (moved ? 0 : l0_keys);
-}
-
-double L0Fate::MovedShare() const {
-  const double left = moved_ + merged_;
-  return left > 0 ? moved_ / left : 0;
 }
 
 }  // namespace monkey

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace monkey {
@@ -12,13 +13,24 @@ namespace monkey {
 // One level of a live tree.
 struct LiveLevel {
   double entries = 0;  // keys in the level, jobs in flight projected
-  double runs = 0;     // L0: files; other levels: 1 if not empty
+  // The runs a lookup probes here, each weighted by the share of lookups
+  // that reach it (the share of the tree's keys inside its key range): one
+  // per L0 file, at most 1 for a level below. Under random keys every run
+  // covers the key space and counts 1; under sequential keys files cover
+  // disjoint stretches and each counts its share.
+  double runs = 0;
   // The filters already built for the level's files that no job in flight
   // is about to replace: their bits and the keys they hold. Files keep the
-  // bits they were built with (a trivial move keeps them too); these are
-  // the sunk part of the level, which the controller steers around.
+  // bits they were built with (a trivial move keeps them too).
   double filter_bits = 0;
   double filter_entries = 0;
+  // Keys in those files, with a filter or without one (a level planned at
+  // 0 bits); the rest of the level's keys are in files whose filters are
+  // unknown, or are being written to it by jobs in flight.
+  double built_entries = 0;
+  // Keys that jobs in flight are writing to the level: the files the plan
+  // is about to build.
+  double fluid_entries = 0;
 };
 
 // One live SST.
@@ -27,6 +39,10 @@ struct LiveFile {
   int level = 0;
   double entries = 0;  // num_entries; 0 when RocksDB has not loaded it
   double bytes = 0;    // file size, to estimate entries when they are 0
+  // Its key range, in the column family's order (user keys; bytewise or
+  // its reverse).
+  std::string smallest, largest;
+  bool flushed = false;  // made by a flush, as far as is known
   // The filter it was built with, if known: real bits and keys in it.
   bool filter_known = false;
   double filter_bits = 0;
@@ -47,28 +63,17 @@ struct LiveJob {
 // runs with the jobs in flight already done -- a compaction's inputs sit at
 // its output level, a flush adds one L0 run -- so a compaction into an
 // empty level is planned as the level it is about to become. Filters of
-// files that jobs are about to replace do not count as built.
+// files that jobs are about to replace do not count as built. A flush's run
+// is guessed to cover what the newest flushed file covers.
 std::vector<LiveLevel> ProjectLiveShape(const std::vector<LiveFile>& files,
                                         const std::vector<LiveJob>& jobs);
 
-// Where L0 files go when they leave L0: merged by a compaction, or moved
-// down whole by a trivial move (sequential keys), which keeps their L0
-// filters all the way to the level they end in. A moving average over
-// recent L0 compactions, in keys.
-class L0Fate {
- public:
-  // Each L0 compaction keeps this much of the memory of earlier ones: the
-  // share follows a change of load within about five L0 compactions, and
-  // one odd compaction moves it by at most a fifth.
-  static constexpr double kMemory = 0.8;
-
-  void Note(double l0_keys, bool moved);
-  // The share of recent L0 keys that left by trivial move; 0 if none left.
-  double MovedShare() const;
-
- private:
-  double moved_ = 0;
-  double merged_ = 0;
-};
+// The share of the tree's keys inside each file's key range, in rank space:
+// the files' ends, sorted, cut the key space into stretches, and each file's
+// keys spread evenly over the stretches it spans. No assumption about how
+// keys are spelled (decimal digits, binary integers) enters. `entries` is
+// indexed like `files`.
+std::vector<double> KeyShareInRange(const std::vector<LiveFile>& files,
+                                    const std::vector<double>& entries);
 
 }  // namespace monkey

@@ -1,5 +1,5 @@
 // Monkey's bits-per-key planner. See monkey_bpk.h for the math.
-#include "util/monkey_bpk.h"
+#include "monkey/util/monkey_bpk.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,7 +7,7 @@
 #include <memory>
 #include <utility>
 
-#include "util/fpr_hull.h"
+#include "monkey/util/fpr_hull.h"
 
 namespace monkey {
 namespace {
@@ -187,6 +187,14 @@ Plan PlanBitsPerKey(const std::vector<LevelShape>& shape, double bits_per_key,
   return best;
 }
 
+int BuildableMillibits(double bits_per_key, const FprModel& model) {
+  const int millibits = ToMillibits(bits_per_key);
+  if (millibits < 500) return 0;
+  return std::clamp(
+      millibits, static_cast<int>(std::ceil(model.min_bits() * 1000 - 1e-9)),
+      static_cast<int>(std::floor(model.max_bits() * 1000 + 1e-9)));
+}
+
 Plan PlanUniform(const std::vector<LevelShape>& shape, double bits_per_key,
                  const FprModel& model) {
   return PlanUniform(shape, bits_per_key,
@@ -195,20 +203,11 @@ Plan PlanUniform(const std::vector<LevelShape>& shape, double bits_per_key,
 
 Plan PlanUniform(const std::vector<LevelShape>& shape, double bits_per_key,
                  const std::vector<FprModel>& models) {
-  // RocksDB's rounding: below 0.5 no filter, 0.5..1 builds 1 bit.
-  const int setting = static_cast<int>(bits_per_key * 1000.0 + 0.500001);
   Plan plan;
   plan.levels.resize(shape.size());
   for (size_t i = 0; i < shape.size(); ++i) {
-    const FprModel& model = models[i];
-    const int millibits =
-        setting < 500
-            ? 0
-            : std::clamp(
-                  setting,
-                  static_cast<int>(std::ceil(model.min_bits() * 1000 - 1e-9)),
-                  static_cast<int>(std::floor(model.max_bits() * 1000 + 1e-9)));
-    plan.levels[i].millibits_per_key = shape[i].filtered ? millibits : 0;
+    plan.levels[i].millibits_per_key =
+        shape[i].filtered ? BuildableMillibits(bits_per_key, models[i]) : 0;
   }
   EvaluatePlan(shape, models, &plan);
   return plan;

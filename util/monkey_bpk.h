@@ -29,7 +29,7 @@
 #include <string>
 #include <vector>
 
-#include "util/filter_fpr_model.h"
+#include "monkey/util/filter_fpr_model.h"
 
 namespace monkey {
 
@@ -80,6 +80,10 @@ Plan PlanBitsPerKey(const std::vector<LevelShape>& shape, double bits_per_key,
 // totals, from its millibits_per_key, for `shape`.
 void EvaluatePlan(const std::vector<LevelShape>& shape,
                   const std::vector<FprModel>& models, Plan* plan);
+
+// What RocksDB builds for `bits_per_key`, in millibits: its rounding (below
+// 0.5 bit no filter, 0.5..1 one bit), within the model's range.
+int BuildableMillibits(double bits_per_key, const FprModel& model);
 
 // The same budget given to every filtered level, for comparison.
 Plan PlanUniform(const std::vector<LevelShape>& shape, double bits_per_key,

@@ -1,5 +1,5 @@
 // Monkey's dual planner. See monkey_memory.h for the math.
-#include "util/monkey_memory.h"
+#include "monkey/util/monkey_memory.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,7 +8,7 @@
 #include <memory>
 #include <utility>
 
-#include "util/fpr_hull.h"
+#include "monkey/util/fpr_hull.h"
 
 namespace monkey {
 namespace {

@@ -24,8 +24,8 @@
 #include <string>
 #include <vector>
 
-#include "util/filter_fpr_model.h"
-#include "util/monkey_bpk.h"
+#include "monkey/util/filter_fpr_model.h"
+#include "monkey/util/monkey_bpk.h"
 
 namespace monkey {
 

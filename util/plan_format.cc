@@ -1,5 +1,5 @@
 // Plan tables. See plan_format.h.
-#include "util/plan_format.h"
+#include "monkey/util/plan_format.h"
 
 #include <cstdarg>
 #include <cstdio>

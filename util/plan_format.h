@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "util/monkey_bpk.h"
+#include "monkey/util/monkey_bpk.h"
 
 namespace monkey {
 

@@ -19,7 +19,8 @@
 //     scope.AddLookups(lookups, found);              // optional
 //   }                                                // merges its counts
 //   monkey::FilterReport report;
-//   rocksdb::Status s = monkey::BuildFilterReport(db, collector, "readmissing",
+//   ROCKSDB_NAMESPACE::Status s = monkey::BuildFilterReport(db, collector,
+//   "readmissing",
 //                                                 &report);
 //   fputs(report.ToTable().c_str(), stdout);
 //   puts(report.ToJsonLine().c_str());  // "filter_report_json: {...}"
@@ -67,7 +68,7 @@ struct FilterTickers {
   uint64_t data_hit = 0;             // BLOCK_CACHE_DATA_HIT
   uint64_t data_miss = 0;            // BLOCK_CACHE_DATA_MISS
 
-  static FilterTickers From(const rocksdb::Statistics& statistics);
+  static FilterTickers From(const ROCKSDB_NAMESPACE::Statistics& statistics);
   FilterTickers Minus(const FilterTickers& earlier) const;
 };
 
@@ -84,9 +85,10 @@ class FilterStatsCollector {
   // default column family) holds, so that the report can tell the levels
   // that flushes or compactions changed during the measurement. Call it
   // while no ThreadScope of this collector is open.
-  void Start(std::shared_ptr<rocksdb::Statistics> statistics = nullptr,
-             rocksdb::DB* db = nullptr,
-             rocksdb::ColumnFamilyHandle* cf = nullptr);
+  void Start(
+      std::shared_ptr<ROCKSDB_NAMESPACE::Statistics> statistics = nullptr,
+      ROCKSDB_NAMESPACE::DB* db = nullptr,
+      ROCKSDB_NAMESPACE::ColumnFamilyHandle* cf = nullptr);
 
   // Counts one reader thread while it lives. The constructor raises the
   // thread's PerfLevel to kEnableCount if it is lower, and clears its
@@ -112,7 +114,7 @@ class FilterStatsCollector {
    private:
     FilterStatsCollector* collector_;
     ThreadScope* outer_;
-    rocksdb::PerfLevel saved_perf_level_;
+    ROCKSDB_NAMESPACE::PerfLevel saved_perf_level_;
     uint64_t lookups_ = 0;
     uint64_t found_ = 0;
     bool lookups_known_ = false;
@@ -140,7 +142,7 @@ class FilterStatsCollector {
   uint64_t found_ = 0;
   bool lookups_known_ = false;
   int threads_ = 0;
-  std::shared_ptr<rocksdb::Statistics> statistics_;
+  std::shared_ptr<ROCKSDB_NAMESPACE::Statistics> statistics_;
   FilterTickers tickers_at_start_;
   std::optional<std::map<int, std::set<uint64_t>>> files_at_start_;
   std::chrono::steady_clock::time_point started_ =
@@ -244,11 +246,10 @@ struct FilterReport {
 
 // Builds a report of `cf` (default: the default column family) from the DB's
 // current files and the collector's merged counts.
-rocksdb::Status BuildFilterReport(rocksdb::DB* db,
-                                  const FilterStatsCollector& collector,
-                                  const std::string& benchmark,
-                                  FilterReport* report,
-                                  rocksdb::ColumnFamilyHandle* cf = nullptr);
+ROCKSDB_NAMESPACE::Status BuildFilterReport(
+    ROCKSDB_NAMESPACE::DB* db, const FilterStatsCollector& collector,
+    const std::string& benchmark, FilterReport* report,
+    ROCKSDB_NAMESPACE::ColumnFamilyHandle* cf = nullptr);
 
 // The prefix of FilterReport::ToJsonLine(), for programs that parse it.
 inline constexpr const char* kFilterReportJsonPrefix = "filter_report_json: ";

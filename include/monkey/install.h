@@ -1,5 +1,6 @@
-// One call that puts a filter policy, given as a string, into rocksdb::Options:
-// what db_bench, the tools and an engine's own code use to turn Monkey on.
+// One call that puts a filter policy, given as a string, into
+// ROCKSDB_NAMESPACE::Options: what db_bench, the tools and an engine's own code
+// use to turn Monkey on.
 #pragma once
 
 #include <map>
@@ -22,33 +23,33 @@ void RegisterOnce();
 // with ignore_unsupported_options=false, sets it as the block-based table's
 // filter_policy in *options, and adds the listener that feeds it the live
 // shape.
-rocksdb::Status Install(const std::string& filter_uri,
-                        rocksdb::Options* options);
+ROCKSDB_NAMESPACE::Status Install(const std::string& filter_uri,
+                                  ROCKSDB_NAMESPACE::Options* options);
 
 // The listener Install adds, for code that sets up its own options (e.g. one
 // policy shared by several column families' table factories). nullptr unless
 // `policy` is a Monkey policy with shape=live.
-std::shared_ptr<rocksdb::EventListener> NewShapeListener(
-    const std::shared_ptr<const rocksdb::FilterPolicy>& policy);
+std::shared_ptr<ROCKSDB_NAMESPACE::EventListener> NewShapeListener(
+    const std::shared_ptr<const ROCKSDB_NAMESPACE::FilterPolicy>& policy);
 
 // Publishes db's live shape now, rather than at its first flush or
 // compaction (RocksDB has no "opened" callback). Call after DB::Open.
-void RefreshShape(rocksdb::DB* db);
+void RefreshShape(ROCKSDB_NAMESPACE::DB* db);
 
 // RocksDB 7.8.3 reads an OPTIONS file's filter_policy leniently: a value it
 // cannot create -- a typo, "monkey:oops", "monkey" before it is registered --
 // becomes no filter at all, even with ignore_unsupported_options=false
 // (BlockBasedTableFactory::ParseOption drops the error). This loads `path`
-// like rocksdb::LoadOptionsFromFile with strict ConfigOptions, then creates
-// every column family's filter_policy from the file strictly, and returns
-// InvalidArgument naming the value that fails.
-rocksdb::Status LoadOptionsFromFileStrict(
-    const std::string& path, rocksdb::DBOptions* db_options,
-    std::vector<rocksdb::ColumnFamilyDescriptor>* column_families);
+// like ROCKSDB_NAMESPACE::LoadOptionsFromFile with strict ConfigOptions, then
+// creates every column family's filter_policy from the file strictly, and
+// returns InvalidArgument naming the value that fails.
+ROCKSDB_NAMESPACE::Status LoadOptionsFromFileStrict(
+    const std::string& path, ROCKSDB_NAMESPACE::DBOptions* db_options,
+    std::vector<ROCKSDB_NAMESPACE::ColumnFamilyDescriptor>* column_families);
 
 // The filter_policy value of each column family's block-based table options
 // in an OPTIONS file, as written; column families without one are absent.
-rocksdb::Status FilterPoliciesInOptionsFile(
+ROCKSDB_NAMESPACE::Status FilterPoliciesInOptionsFile(
     const std::string& path, std::map<std::string, std::string>* policies);
 
 }  // namespace monkey

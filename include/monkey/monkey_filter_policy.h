@@ -21,10 +21,11 @@
 // Use:
 //   monkey::Install("id=monkey;bits_per_key=7", &options);  // install.h
 // or, without the live shape:
-//   RegisterMonkeyFilterPolicy(*rocksdb::ObjectLibrary::Default(), "");
-//   rocksdb::ConfigOptions config;
+//   RegisterMonkeyFilterPolicy(*ROCKSDB_NAMESPACE::ObjectLibrary::Default(),
+//   ""); ROCKSDB_NAMESPACE::ConfigOptions config;
 //   config.ignore_unsupported_options = false;  // else typos mean NO filter
-//   rocksdb::FilterPolicy::CreateFromString(config, "monkey:7", &policy);
+//   ROCKSDB_NAMESPACE::FilterPolicy::CreateFromString(config, "monkey:7",
+//   &policy);
 #pragma once
 
 #include <map>
@@ -34,6 +35,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "rocksdb/db.h"
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/utilities/object_registry.h"
 
@@ -52,41 +54,55 @@ struct MonkeyOptions {
   // false: no filter on the last level (like optimize_filters_for_hits, and
   // TDStore's setup); the budget then averages over the other levels.
   bool last_level_filter = true;
-  // "bloom" (FastLocalBloom), "ribbon" (Standard128Ribbon), or "auto": Bloom
-  // for flushes and L0, which are short-lived and fast to build, Ribbon below
-  // (like RocksDB's bloom_before_level).
-  std::string filter = "bloom";
-  // "live": plan from the column family's live shape when a listener feeds
-  // it (monkey::Install adds one), else from the static shape. "static":
-  // always the static shape.
-  std::string shape = "live";
+  // The filter each level gets; in options strings "bloom", "ribbon" or
+  // "auto".
+  enum class Filter {
+    kBloom,   // FastLocalBloom
+    kRibbon,  // Standard128Ribbon, ~30% smaller at the same FPR, slower
+    // Bloom for flushes and L0, which are short-lived and fast to build,
+    // Ribbon below (like RocksDB's bloom_before_level=0).
+    kAuto,
+  };
+  Filter filter = Filter::kBloom;
+  // What a column family is planned for; in options strings "live" or
+  // "static".
+  enum class Shape {
+    // Its live shape when a listener feeds it (monkey::Install adds one),
+    // else the static shape.
+    kLive,
+    // Always the static shape: num_levels levels, each size_ratio times the
+    // one above, the last one full.
+    kStatic,
+  };
+  Shape shape = Shape::kLive;
 };
 
 // One level of a live tree, as the listener reports it (its definition is
 // internal to the library).
 struct LiveLevel;
 
-class MonkeyFilterPolicy : public rocksdb::FilterPolicy {
+class MonkeyFilterPolicy : public ROCKSDB_NAMESPACE::FilterPolicy {
  public:
-  // Options that fail validation are replaced by the defaults; use Create()
-  // to have them reported instead.
-  explicit MonkeyFilterPolicy(const MonkeyOptions& options = MonkeyOptions());
+  // A policy with the default options. Options come through Create(), which
+  // validates them, or through RocksDB's configuration (ConfigureFromMap,
+  // CreateFromString, an OPTIONS file), which validates them the same way.
+  MonkeyFilterPolicy();
   ~MonkeyFilterPolicy() override;
 
   // A policy with these options, or InvalidArgument naming the bad value.
-  static rocksdb::Status Create(
+  static ROCKSDB_NAMESPACE::Status Create(
       const MonkeyOptions& options,
-      std::shared_ptr<const rocksdb::FilterPolicy>* policy);
+      std::shared_ptr<const ROCKSDB_NAMESPACE::FilterPolicy>* policy);
 
   static const char* kClassName() { return "monkey"; }
   const char* Name() const override { return kClassName(); }
   // The built-in family's name, so that stock RocksDB reads our filters.
   const char* CompatibilityName() const override;
 
-  rocksdb::FilterBitsBuilder* GetBuilderWithContext(
-      const rocksdb::FilterBuildingContext& context) const override;
-  rocksdb::FilterBitsReader* GetFilterBitsReader(
-      const rocksdb::Slice& contents) const override;
+  ROCKSDB_NAMESPACE::FilterBitsBuilder* GetBuilderWithContext(
+      const ROCKSDB_NAMESPACE::FilterBuildingContext& context) const override;
+  ROCKSDB_NAMESPACE::FilterBitsReader* GetFilterBitsReader(
+      const ROCKSDB_NAMESPACE::Slice& contents) const override;
 
   const MonkeyOptions& options() const { return options_; }
 
@@ -95,46 +111,51 @@ class MonkeyFilterPolicy : public rocksdb::FilterPolicy {
   // (shape=live), else from the static plan for `num_levels` levels. Level
   // -1 (unknown) gets the average budget. 0 means no filter.
   int MillibitsForLevel(int level, int num_levels,
-                        const std::string& column_family = "") const;
+                        const std::string& column_family =
+                            ROCKSDB_NAMESPACE::kDefaultColumnFamilyName) const;
 
-  // Publishes a column family's live shape; files built from now on use its
-  // plan. Thread-safe against concurrent filter building. An empty tree
-  // (no entries) withdraws the live plan. l0_moved_share is the share of L0
-  // keys that recently left L0 by trivial move: such files keep their L0
-  // filter all the way down, so L0 files are planned that much as the last
-  // level they will end in.
-  void UpdateLiveShape(const std::string& column_family,
-                       const std::vector<LiveLevel>& levels,
-                       double l0_moved_share = 0) const;
-
-  // The live shape last published for a column family; empty if none.
-  std::vector<LiveLevel> LiveShapeOf(const std::string& column_family) const;
+  // Whether a file built at `level` (0 for flushes) is a Ribbon filter.
+  bool BuildsRibbon(int level) const;
 
   // The plan as a table (per level: bits per key, predicted FPR, share of
   // keys): the live plan of `column_family` if there is one, else the
   // static plan for num_levels levels.
-  std::string PlanToString(int num_levels,
-                           const std::string& column_family = "") const;
+  std::string PlanToString(
+      int num_levels, const std::string& column_family =
+                          ROCKSDB_NAMESPACE::kDefaultColumnFamilyName) const;
 
  protected:
   // Validates the options and re-plans after every configuration change.
-  rocksdb::Status ConfigureOptions(
-      const rocksdb::ConfigOptions& config_options,
+  ROCKSDB_NAMESPACE::Status ConfigureOptions(
+      const ROCKSDB_NAMESPACE::ConfigOptions& config_options,
       const std::unordered_map<std::string, std::string>& opts_map,
       std::unordered_map<std::string, std::string>* unused) override;
 
  private:
+  // The listener publishes live shapes; tests read them back.
+  friend class ShapeListener;
+  friend class MonkeyFilterPolicyPeer;
+
+  // Publishes a column family's live shape; files built from now on use its
+  // plan. Thread-safe against concurrent filter building. An empty tree
+  // (no entries) withdraws the live plan.
+  void UpdateLiveShape(const std::string& column_family,
+                       const std::vector<LiveLevel>& levels) const;
+  // The live shape last published for a column family; empty if none.
+  std::vector<LiveLevel> LiveShapeOf(const std::string& column_family) const;
+
   struct LevelPlans;
-  rocksdb::Status Replan();
+  ROCKSDB_NAMESPACE::Status Replan();
   std::shared_ptr<const LevelPlans> StaticPlan(int num_levels) const;
   std::shared_ptr<const LevelPlans> LivePlansOf(
       const std::string& column_family) const;
   // The built-in policy for a level's filter; nullptr for no filter.
-  const rocksdb::FilterPolicy* BuiltinFor(int level, int millibits) const;
+  const ROCKSDB_NAMESPACE::FilterPolicy* BuiltinFor(int level,
+                                                    int millibits) const;
 
   MonkeyOptions options_;
   // Any built-in policy reads every built-in filter format.
-  std::unique_ptr<const rocksdb::FilterPolicy> reader_;
+  std::unique_ptr<const ROCKSDB_NAMESPACE::FilterPolicy> reader_;
 
   mutable std::mutex mu_;
   // Static plans by num_levels, made on first use and kept.
@@ -145,7 +166,7 @@ class MonkeyFilterPolicy : public rocksdb::FilterPolicy {
   // as long as this policy: builders keep pointers into them
   // (optimize_filters_for_memory).
   mutable std::map<std::pair<bool, int>,
-                   std::unique_ptr<const rocksdb::FilterPolicy>>
+                   std::unique_ptr<const ROCKSDB_NAMESPACE::FilterPolicy>>
       builtins_;
 };
 

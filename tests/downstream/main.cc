@@ -6,12 +6,13 @@
 #include "rocksdb/convenience.h"
 
 int main() {
-  RegisterMonkeyFilterPolicy(*rocksdb::ObjectLibrary::Default(), "");
-  rocksdb::ConfigOptions config;
+  RegisterMonkeyFilterPolicy(*ROCKSDB_NAMESPACE::ObjectLibrary::Default(), "");
+  ROCKSDB_NAMESPACE::ConfigOptions config;
   config.ignore_unsupported_options = false;
-  std::shared_ptr<const rocksdb::FilterPolicy> policy;
-  rocksdb::Status s =
-      rocksdb::FilterPolicy::CreateFromString(config, "monkey:7", &policy);
+  std::shared_ptr<const ROCKSDB_NAMESPACE::FilterPolicy> policy;
+  ROCKSDB_NAMESPACE::Status s =
+      ROCKSDB_NAMESPACE::FilterPolicy::CreateFromString(config, "monkey:7",
+                                                        &policy);
   if (!s.ok() || policy == nullptr) {
     fprintf(stderr, "CreateFromString: %s\n", s.ToString().c_str());
     return 1;

@@ -9,11 +9,11 @@
 #include <string>
 
 #include "monkey/install.h"
+#include "monkey/tests/reliability/crash_load.h"
+#include "monkey/tests/reliability/creation_level.h"
+#include "monkey/tests/small_tree_options.h"
 #include "rocksdb/db.h"
 #include "rocksdb/table.h"
-#include "tests/reliability/crash_load.h"
-#include "tests/reliability/creation_level.h"
-#include "tests/small_tree_options.h"
 
 int main(int argc, char** argv) {
   if (argc != 4) {
@@ -27,26 +27,26 @@ int main(int argc, char** argv) {
 
   // A small tree that flushes and compacts every few hundred keys, so that
   // kills land in flushes, compactions and OPTIONS-file writes too.
-  rocksdb::Options options = monkey::test::SmallTreeOptions(
+  ROCKSDB_NAMESPACE::Options options = monkey::test::SmallTreeOptions(
       /*write_buffer_kib=*/64, /*target_file_kib=*/64, /*level_base_kib=*/256,
       /*dynamic_level_bytes=*/true);
   options.table_properties_collector_factories.push_back(
       std::make_shared<monkey::test::CreationLevelCollectorFactory>());
-  rocksdb::Status s = monkey::Install(filter_uri, &options);
+  ROCKSDB_NAMESPACE::Status s = monkey::Install(filter_uri, &options);
   if (!s.ok()) {
     fprintf(stderr, "crash_loader: %s\n", s.ToString().c_str());
     return 1;
   }
-  rocksdb::DB* db = nullptr;
-  s = rocksdb::DB::Open(options, db_dir, &db);
+  ROCKSDB_NAMESPACE::DB* db = nullptr;
+  s = ROCKSDB_NAMESPACE::DB::Open(options, db_dir, &db);
   if (!s.ok()) {
     fprintf(stderr, "crash_loader: open: %s\n", s.ToString().c_str());
     return 1;
   }
-  rocksdb::WriteOptions sync;
+  ROCKSDB_NAMESPACE::WriteOptions sync;
   sync.sync = true;
   for (uint64_t n = 0;; n += monkey::test::kCrashBatch) {
-    rocksdb::WriteBatch batch;
+    ROCKSDB_NAMESPACE::WriteBatch batch;
     for (int j = 0; j < monkey::test::kCrashBatch; ++j) {
       batch.Put(monkey::test::CrashKey(first + n + j),
                 monkey::test::CrashValue(first + n + j));

@@ -22,12 +22,12 @@
 
 #include "monkey/install.h"
 #include "monkey/monkey_filter_policy.h"
+#include "monkey/tests/reliability/crash_load.h"
+#include "monkey/tests/reliability/creation_level.h"
+#include "monkey/tests/test_util.h"
 #include "rocksdb/db.h"
 #include "rocksdb/table.h"
 #include "rocksdb/utilities/options_util.h"
-#include "tests/reliability/crash_load.h"
-#include "tests/reliability/creation_level.h"
-#include "tests/test_util.h"
 
 extern char** environ;
 
@@ -135,12 +135,12 @@ class CrashRecoveryTest : public ::testing::Test {
     // Everything the OPTIONS file names must be known before it is read.
     RegisterOnce();
     test::RegisterCreationLevelCollector();
-    rocksdb::ConfigOptions config;
+    ROCKSDB_NAMESPACE::ConfigOptions config;
     config.ignore_unsupported_options = false;
-    rocksdb::DBOptions db_options;
-    std::vector<rocksdb::ColumnFamilyDescriptor> cfs;
-    rocksdb::Status s =
-        rocksdb::LoadLatestOptions(config, db_dir(), &db_options, &cfs);
+    ROCKSDB_NAMESPACE::DBOptions db_options;
+    std::vector<ROCKSDB_NAMESPACE::ColumnFamilyDescriptor> cfs;
+    ROCKSDB_NAMESPACE::Status s = ROCKSDB_NAMESPACE::LoadLatestOptions(
+        config, db_dir(), &db_options, &cfs);
     if (s.IsNotFound()) {
       // Killed before the first OPTIONS file was written: nothing was
       // acknowledged either.
@@ -150,9 +150,10 @@ class CrashRecoveryTest : public ::testing::Test {
     EXPECT_TRUE(s.ok()) << s.ToString();
     if (!s.ok()) return 0;
     EXPECT_EQ(cfs.size(), 1u);
-    const auto* table = cfs[0]
-                            .options.table_factory
-                            ->GetOptions<rocksdb::BlockBasedTableOptions>();
+    const auto* table =
+        cfs[0]
+            .options.table_factory
+            ->GetOptions<ROCKSDB_NAMESPACE::BlockBasedTableOptions>();
     EXPECT_NE(table, nullptr);
     EXPECT_NE(table->filter_policy, nullptr);
     if (table == nullptr || table->filter_policy == nullptr) return 0;
@@ -163,7 +164,7 @@ class CrashRecoveryTest : public ::testing::Test {
     EXPECT_EQ(policy->options().bits_per_key, 7);
     EXPECT_EQ(policy->options().size_ratio, 10);
     EXPECT_FALSE(policy->options().last_level_filter);
-    EXPECT_EQ(policy->options().shape, "static");
+    EXPECT_EQ(policy->options().shape, MonkeyOptions::Shape::kStatic);
 
     // Check the files as recovery left them, L0 included, before
     // compactions change them: compactions start only after the check. (A
@@ -171,12 +172,12 @@ class CrashRecoveryTest : public ::testing::Test {
     // empty L0, as it did under TSan's slowdown.)
     const bool auto_compactions = !cfs[0].options.disable_auto_compactions;
     cfs[0].options.disable_auto_compactions = true;
-    rocksdb::DB* raw = nullptr;
-    std::vector<rocksdb::ColumnFamilyHandle*> handles;
-    s = rocksdb::DB::Open(db_options, db_dir(), cfs, &handles, &raw);
+    ROCKSDB_NAMESPACE::DB* raw = nullptr;
+    std::vector<ROCKSDB_NAMESPACE::ColumnFamilyHandle*> handles;
+    s = ROCKSDB_NAMESPACE::DB::Open(db_options, db_dir(), cfs, &handles, &raw);
     EXPECT_TRUE(s.ok()) << s.ToString();
     if (!s.ok()) return 0;
-    std::unique_ptr<rocksdb::DB> db(raw);
+    std::unique_ptr<ROCKSDB_NAMESPACE::DB> db(raw);
     CheckFiltersFollowThePlan(db.get(), *policy, cfs[0].options.num_levels);
     if (auto_compactions) {
       EXPECT_TRUE(
@@ -188,7 +189,8 @@ class CrashRecoveryTest : public ::testing::Test {
     std::string value;
     for (const LoaderRun& run : runs) {
       for (uint64_t i = run.first; i < run.first + run.acked; ++i) {
-        s = db->Get(rocksdb::ReadOptions(), test::CrashKey(i), &value);
+        s = db->Get(ROCKSDB_NAMESPACE::ReadOptions(), test::CrashKey(i),
+                    &value);
         missing += !s.ok() || value != test::CrashValue(i);
         ++checked;
       }
@@ -201,17 +203,17 @@ class CrashRecoveryTest : public ::testing::Test {
   // Each SST's filter is exactly FastLocalBloom's size for its keys at the
   // bits the plan gives the level it was built for (a trivially moved file
   // keeps the filter of its creation level).
-  void CheckFiltersFollowThePlan(rocksdb::DB* db,
+  void CheckFiltersFollowThePlan(ROCKSDB_NAMESPACE::DB* db,
                                  const MonkeyFilterPolicy& policy,
                                  int num_levels) {
-    std::vector<rocksdb::LiveFileMetaData> files;
+    std::vector<ROCKSDB_NAMESPACE::LiveFileMetaData> files;
     db->GetLiveFilesMetaData(&files);
-    rocksdb::TablePropertiesCollection props;
+    ROCKSDB_NAMESPACE::TablePropertiesCollection props;
     ASSERT_TRUE(db->GetPropertiesOfAllTables(&props).ok());
     for (const auto& f : files) {
       const auto it = props.find(f.db_path + f.name);
       ASSERT_NE(it, props.end()) << f.name;
-      const rocksdb::TableProperties& p = *it->second;
+      const ROCKSDB_NAMESPACE::TableProperties& p = *it->second;
       const int created = test::CreationLevel(p);
       ASSERT_GE(created, 0) << f.name << " has no creation level";
       EXPECT_LE(created, f.level) << f.name << " moved up?";

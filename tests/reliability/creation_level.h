@@ -20,19 +20,24 @@ inline constexpr char kCreationLevelProperty[] =
 // What CreationLevel returns for a file written without the collector.
 inline constexpr int kNoCreationLevel = -100;
 
-class CreationLevelCollector : public rocksdb::TablePropertiesCollector {
+class CreationLevelCollector
+    : public ROCKSDB_NAMESPACE::TablePropertiesCollector {
  public:
   explicit CreationLevelCollector(int level) : level_(level) {}
-  rocksdb::Status AddUserKey(const rocksdb::Slice&, const rocksdb::Slice&,
-                             rocksdb::EntryType, rocksdb::SequenceNumber,
-                             uint64_t) override {
-    return rocksdb::Status::OK();
+  ROCKSDB_NAMESPACE::Status AddUserKey(const ROCKSDB_NAMESPACE::Slice&,
+                                       const ROCKSDB_NAMESPACE::Slice&,
+                                       ROCKSDB_NAMESPACE::EntryType,
+                                       ROCKSDB_NAMESPACE::SequenceNumber,
+                                       uint64_t) override {
+    return ROCKSDB_NAMESPACE::Status::OK();
   }
-  rocksdb::Status Finish(rocksdb::UserCollectedProperties* props) override {
+  ROCKSDB_NAMESPACE::Status Finish(
+      ROCKSDB_NAMESPACE::UserCollectedProperties* props) override {
     (*props)[kCreationLevelProperty] = std::to_string(level_);
-    return rocksdb::Status::OK();
+    return ROCKSDB_NAMESPACE::Status::OK();
   }
-  rocksdb::UserCollectedProperties GetReadableProperties() const override {
+  ROCKSDB_NAMESPACE::UserCollectedProperties GetReadableProperties()
+      const override {
     return {{kCreationLevelProperty, std::to_string(level_)}};
   }
   const char* Name() const override { return "CreationLevelCollector"; }
@@ -42,10 +47,11 @@ class CreationLevelCollector : public rocksdb::TablePropertiesCollector {
 };
 
 class CreationLevelCollectorFactory
-    : public rocksdb::TablePropertiesCollectorFactory {
+    : public ROCKSDB_NAMESPACE::TablePropertiesCollectorFactory {
  public:
-  rocksdb::TablePropertiesCollector* CreateTablePropertiesCollector(
-      rocksdb::TablePropertiesCollectorFactory::Context context) override {
+  ROCKSDB_NAMESPACE::TablePropertiesCollector* CreateTablePropertiesCollector(
+      ROCKSDB_NAMESPACE::TablePropertiesCollectorFactory::Context context)
+      override {
     return new CreationLevelCollector(context.level_at_creation);
   }
   static const char* kClassName() { return "CreationLevelCollectorFactory"; }
@@ -56,11 +62,12 @@ class CreationLevelCollectorFactory
 // lets the file be loaded with ignore_unsupported_options=false.
 inline void RegisterCreationLevelCollector() {
   static const bool registered = [] {
-    rocksdb::ObjectLibrary::Default()
-        ->AddFactory<rocksdb::TablePropertiesCollectorFactory>(
+    ROCKSDB_NAMESPACE::ObjectLibrary::Default()
+        ->AddFactory<ROCKSDB_NAMESPACE::TablePropertiesCollectorFactory>(
             CreationLevelCollectorFactory::kClassName(),
             [](const std::string&,
-               std::unique_ptr<rocksdb::TablePropertiesCollectorFactory>* guard,
+               std::unique_ptr<
+                   ROCKSDB_NAMESPACE::TablePropertiesCollectorFactory>* guard,
                std::string*) {
               guard->reset(new CreationLevelCollectorFactory());
               return guard->get();
@@ -70,7 +77,7 @@ inline void RegisterCreationLevelCollector() {
   (void)registered;
 }
 
-inline int CreationLevel(const rocksdb::TableProperties& props) {
+inline int CreationLevel(const ROCKSDB_NAMESPACE::TableProperties& props) {
   auto it = props.user_collected_properties.find(kCreationLevelProperty);
   if (it == props.user_collected_properties.end()) return kNoCreationLevel;
   return std::atoi(it->second.c_str());

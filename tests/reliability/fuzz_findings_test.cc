@@ -12,11 +12,11 @@
 
 #include "monkey/install.h"
 #include "monkey/monkey_filter_policy.h"
+#include "monkey/tests/test_util.h"
+#include "monkey/util/monkey_bpk.h"
 #include "rocksdb/db.h"
 #include "rocksdb/table.h"
 #include "rocksdb/utilities/options_util.h"
-#include "tests/test_util.h"
-#include "util/monkey_bpk.h"
 
 namespace monkey {
 namespace {
@@ -81,11 +81,11 @@ TEST(FuzzFindingsTest, BadMonkeyStringsAreInvalidArgument) {
   RegisterOnce();
   for (const char* uri : {"monkey:", "id=monkey;bogus=1", "id=monkey;ugGbso1",
                           "{id=monkey;bits_per_key}"}) {
-    rocksdb::ConfigOptions config;
+    ROCKSDB_NAMESPACE::ConfigOptions config;
     config.ignore_unsupported_options = false;
-    std::shared_ptr<const rocksdb::FilterPolicy> policy;
-    const rocksdb::Status s =
-        rocksdb::FilterPolicy::CreateFromString(config, uri, &policy);
+    std::shared_ptr<const ROCKSDB_NAMESPACE::FilterPolicy> policy;
+    const ROCKSDB_NAMESPACE::Status s =
+        ROCKSDB_NAMESPACE::FilterPolicy::CreateFromString(config, uri, &policy);
     EXPECT_TRUE(s.IsInvalidArgument()) << uri << ": " << s.ToString();
   }
 }
@@ -97,26 +97,27 @@ TEST(FuzzFindingsTest, BadMonkeyStringsAreInvalidArgument) {
 // with a policy whose size_ratio is 1 and whose plan is left from before.
 TEST(FuzzFindingsTest, OptionsFileKeepsExactValues) {
   test::TempDir dir;
-  rocksdb::Options options;
+  ROCKSDB_NAMESPACE::Options options;
   options.create_if_missing = true;
   ASSERT_TRUE(
       Install("id=monkey;size_ratio=1.0000001;bits_per_key=7.0000004", &options)
           .ok());
   {
-    rocksdb::DB* db = nullptr;
-    ASSERT_TRUE(rocksdb::DB::Open(options, dir.path(), &db).ok());
+    ROCKSDB_NAMESPACE::DB* db = nullptr;
+    ASSERT_TRUE(ROCKSDB_NAMESPACE::DB::Open(options, dir.path(), &db).ok());
     delete db;
   }
-  rocksdb::ConfigOptions config;
+  ROCKSDB_NAMESPACE::ConfigOptions config;
   config.ignore_unsupported_options = false;
-  rocksdb::DBOptions db_options;
-  std::vector<rocksdb::ColumnFamilyDescriptor> cfs;
-  const rocksdb::Status s =
-      rocksdb::LoadLatestOptions(config, dir.path(), &db_options, &cfs);
+  ROCKSDB_NAMESPACE::DBOptions db_options;
+  std::vector<ROCKSDB_NAMESPACE::ColumnFamilyDescriptor> cfs;
+  const ROCKSDB_NAMESPACE::Status s = ROCKSDB_NAMESPACE::LoadLatestOptions(
+      config, dir.path(), &db_options, &cfs);
   ASSERT_TRUE(s.ok()) << s.ToString();
   const auto* table =
       cfs[0]
-          .options.table_factory->GetOptions<rocksdb::BlockBasedTableOptions>();
+          .options.table_factory
+          ->GetOptions<ROCKSDB_NAMESPACE::BlockBasedTableOptions>();
   const auto* monkey = table->filter_policy->CheckedCast<MonkeyFilterPolicy>();
   ASSERT_NE(monkey, nullptr);
   EXPECT_EQ(monkey->options().size_ratio, 1.0000001);

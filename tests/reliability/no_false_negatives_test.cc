@@ -17,12 +17,12 @@
 #include <vector>
 
 #include "monkey/install.h"
+#include "monkey/tests/reliability/creation_level.h"
+#include "monkey/tests/test_util.h"
 #include "rocksdb/db.h"
 #include "rocksdb/slice_transform.h"
 #include "rocksdb/sst_file_writer.h"
 #include "rocksdb/table.h"
-#include "tests/reliability/creation_level.h"
-#include "tests/test_util.h"
 
 namespace monkey {
 namespace {
@@ -92,21 +92,23 @@ class NoFalseNegativesTest : public ::testing::TestWithParam<Config> {
     options_ = test::SmallTreeOptions(/*write_buffer_kib=*/64,
                                       /*target_file_kib=*/64,
                                       /*level_base_kib=*/256, dynamic);
-    options_.statistics = rocksdb::CreateDBStatistics();
+    options_.statistics = ROCKSDB_NAMESPACE::CreateDBStatistics();
     options_.table_properties_collector_factories.push_back(
         std::make_shared<test::CreationLevelCollectorFactory>());
     if (prefix != Prefix::kNone) {
       options_.prefix_extractor.reset(
-          rocksdb::NewFixedPrefixTransform(kPrefixLength));
+          ROCKSDB_NAMESPACE::NewFixedPrefixTransform(kPrefixLength));
     }
-    rocksdb::BlockBasedTableOptions table;
+    ROCKSDB_NAMESPACE::BlockBasedTableOptions table;
     table.whole_key_filtering = prefix != Prefix::kPrefixOnly;
     if (partitioned) {
       table.partition_filters = true;
-      table.index_type = rocksdb::BlockBasedTableOptions::kTwoLevelIndexSearch;
+      table.index_type =
+          ROCKSDB_NAMESPACE::BlockBasedTableOptions::kTwoLevelIndexSearch;
       table.metadata_block_size = 512;  // several partitions per file
     }
-    options_.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+    options_.table_factory.reset(
+        ROCKSDB_NAMESPACE::NewBlockBasedTableFactory(table));
     std::string uri = filter_.uri;
     if (!llf) {
       if (filter_.monkey) {
@@ -115,7 +117,7 @@ class NoFalseNegativesTest : public ::testing::TestWithParam<Config> {
         options_.optimize_filters_for_hits = true;
       }
     }
-    const rocksdb::Status s = Install(uri, &options_);
+    const ROCKSDB_NAMESPACE::Status s = Install(uri, &options_);
     ASSERT_TRUE(s.ok()) << s.ToString();
   }
 
@@ -127,16 +129,18 @@ class NoFalseNegativesTest : public ::testing::TestWithParam<Config> {
   }
 
   void Open() {
-    rocksdb::DB* db = nullptr;
-    const rocksdb::Status s = rocksdb::DB::Open(options_, dir_.path(), &db);
+    ROCKSDB_NAMESPACE::DB* db = nullptr;
+    const ROCKSDB_NAMESPACE::Status s =
+        ROCKSDB_NAMESPACE::DB::Open(options_, dir_.path(), &db);
     ASSERT_TRUE(s.ok()) << s.ToString();
     db_.reset(db);
     RefreshShape(db);  // a live-shape policy plans from this tree at once
   }
 
   void Put(uint64_t i) {
-    ASSERT_TRUE(
-        db_->Put(rocksdb::WriteOptions(), PresentKey(base_, i), Value(i)).ok());
+    ASSERT_TRUE(db_->Put(ROCKSDB_NAMESPACE::WriteOptions(),
+                         PresentKey(base_, i), Value(i))
+                    .ok());
   }
   static std::string Value(uint64_t i) {
     return std::string(100, static_cast<char>('a' + i % 26));
@@ -159,21 +163,23 @@ class NoFalseNegativesTest : public ::testing::TestWithParam<Config> {
     ASSERT_NO_FATAL_FAILURE(test::WaitForCompactions(db_.get()));
     const std::string first = PresentKey(base_, begin);
     const std::string last = PresentKey(base_, end - 1);
-    const rocksdb::Slice from(first), to(last);
+    const ROCKSDB_NAMESPACE::Slice from(first), to(last);
     ASSERT_TRUE(
-        db_->CompactRange(rocksdb::CompactRangeOptions(), &from, &to).ok());
+        db_->CompactRange(ROCKSDB_NAMESPACE::CompactRangeOptions(), &from, &to)
+            .ok());
   }
 
   void LoadByIngestion(int begin, int end) {
-    rocksdb::SstFileWriter writer(rocksdb::EnvOptions(), options_);
+    ROCKSDB_NAMESPACE::SstFileWriter writer(ROCKSDB_NAMESPACE::EnvOptions(),
+                                            options_);
     const std::string sst = dir_.Sub("ingest.sst");
     ASSERT_TRUE(writer.Open(sst).ok());
     for (int i = begin; i < end; ++i) {
       ASSERT_TRUE(writer.Put(PresentKey(base_, i), Value(i)).ok());
     }
     ASSERT_TRUE(writer.Finish().ok());
-    const rocksdb::Status s =
-        db_->IngestExternalFile({sst}, rocksdb::IngestExternalFileOptions());
+    const ROCKSDB_NAMESPACE::Status s = db_->IngestExternalFile(
+        {sst}, ROCKSDB_NAMESPACE::IngestExternalFileOptions());
     ASSERT_TRUE(s.ok()) << s.ToString();
   }
 
@@ -181,7 +187,7 @@ class NoFalseNegativesTest : public ::testing::TestWithParam<Config> {
   void LoadByFlushOnly(int begin, int end) {
     ASSERT_TRUE(db_->SetOptions({{"disable_auto_compactions", "true"}}).ok());
     for (int i = begin; i < end; ++i) ASSERT_NO_FATAL_FAILURE(Put(i));
-    ASSERT_TRUE(db_->Flush(rocksdb::FlushOptions()).ok());
+    ASSERT_TRUE(db_->Flush(ROCKSDB_NAMESPACE::FlushOptions()).ok());
   }
 
   // Counts live files by how they were made.
@@ -192,9 +198,9 @@ class NoFalseNegativesTest : public ::testing::TestWithParam<Config> {
     int ingested = 0;   // built by SstFileWriter
   };
   Origins CountOrigins() {
-    std::vector<rocksdb::LiveFileMetaData> files;
+    std::vector<ROCKSDB_NAMESPACE::LiveFileMetaData> files;
     db_->GetLiveFilesMetaData(&files);
-    rocksdb::TablePropertiesCollection props;
+    ROCKSDB_NAMESPACE::TablePropertiesCollection props;
     EXPECT_TRUE(db_->GetPropertiesOfAllTables(&props).ok());
     Origins o;
     for (const auto& f : files) {
@@ -223,8 +229,8 @@ class NoFalseNegativesTest : public ::testing::TestWithParam<Config> {
     int missing = 0;
     std::string value;
     for (int i = 0; i < kKeysPerCase; ++i) {
-      const rocksdb::Status s =
-          db_->Get(rocksdb::ReadOptions(), PresentKey(base_, i), &value);
+      const ROCKSDB_NAMESPACE::Status s = db_->Get(
+          ROCKSDB_NAMESPACE::ReadOptions(), PresentKey(base_, i), &value);
       missing += !s.ok() || value != Value(i);
     }
     constexpr int kBatch = 64;
@@ -232,18 +238,18 @@ class NoFalseNegativesTest : public ::testing::TestWithParam<Config> {
       const int end = std::min(begin + kBatch, kKeysPerCase);
       std::vector<std::string> keys;
       for (int i = begin; i < end; ++i) keys.push_back(PresentKey(base_, i));
-      std::vector<rocksdb::Slice> slices(keys.begin(), keys.end());
+      std::vector<ROCKSDB_NAMESPACE::Slice> slices(keys.begin(), keys.end());
       std::vector<std::string> values;
-      const std::vector<rocksdb::Status> statuses =
-          db_->MultiGet(rocksdb::ReadOptions(), slices, &values);
+      const std::vector<ROCKSDB_NAMESPACE::Status> statuses =
+          db_->MultiGet(ROCKSDB_NAMESPACE::ReadOptions(), slices, &values);
       for (int i = begin; i < end; ++i) {
         missing += !statuses[i - begin].ok() || values[i - begin] != Value(i);
       }
     }
     if (prefix_ != Prefix::kNone) {
-      rocksdb::ReadOptions ro;
+      ROCKSDB_NAMESPACE::ReadOptions ro;
       ro.prefix_same_as_start = true;
-      std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(ro));
+      std::unique_ptr<ROCKSDB_NAMESPACE::Iterator> it(db_->NewIterator(ro));
       for (int i = 0; i < kKeysPerCase; ++i) {
         const std::string key = PresentKey(base_, i);
         it->Seek(key);
@@ -259,21 +265,22 @@ class NoFalseNegativesTest : public ::testing::TestWithParam<Config> {
     options_.statistics->Reset();
     std::string value;
     for (int i = 0; i < 2000; ++i) {
-      EXPECT_TRUE(
-          db_->Get(rocksdb::ReadOptions(), AbsentKey(base_, i * 5), &value)
-              .IsNotFound());
+      EXPECT_TRUE(db_->Get(ROCKSDB_NAMESPACE::ReadOptions(),
+                           AbsentKey(base_, i * 5), &value)
+                      .IsNotFound());
     }
-    return options_.statistics->getTickerCount(rocksdb::BLOOM_FILTER_USEFUL) +
+    return options_.statistics->getTickerCount(
+               ROCKSDB_NAMESPACE::BLOOM_FILTER_USEFUL) +
            options_.statistics->getTickerCount(
-               rocksdb::BLOOM_FILTER_PREFIX_USEFUL);
+               ROCKSDB_NAMESPACE::BLOOM_FILTER_PREFIX_USEFUL);
   }
 
   FilterCase filter_;
   Prefix prefix_ = Prefix::kNone;
   uint64_t base_ = 0;
   test::TempDir dir_;
-  rocksdb::Options options_;
-  std::unique_ptr<rocksdb::DB> db_;
+  ROCKSDB_NAMESPACE::Options options_;
+  std::unique_ptr<ROCKSDB_NAMESPACE::DB> db_;
 };
 
 TEST_P(NoFalseNegativesTest, EveryKeyIsFound) {

@@ -9,9 +9,9 @@
 #include <string>
 
 #include "monkey/key_permutation.h"
+#include "monkey/tests/report/two_level_db.h"
+#include "monkey/util/filter_fpr_model.h"
 #include "rocksdb/table_properties.h"
-#include "tests/report/two_level_db.h"
-#include "util/filter_fpr_model.h"
 
 namespace monkey {
 namespace {
@@ -25,12 +25,13 @@ FilterReport Measure(const test::TwoLevelDb& t) {
     std::string value;
     uint64_t found = 0;
     for (uint64_t i = 0; i < t.absent_keys(); ++i) {
-      if (t.db->Get(rocksdb::ReadOptions(), t.Absent(i), &value).ok()) ++found;
+      if (t.db->Get(ROCKSDB_NAMESPACE::ReadOptions(), t.Absent(i), &value).ok())
+        ++found;
     }
     scope.AddLookups(t.absent_keys(), found);
   }
   FilterReport report;
-  const rocksdb::Status s =
+  const ROCKSDB_NAMESPACE::Status s =
       BuildFilterReport(t.db.get(), collector, "readmissing", &report);
   EXPECT_TRUE(s.ok()) << s.ToString();
   return report;
@@ -51,7 +52,7 @@ TEST(FilterReportTest, LevelsMatchTablePropertiesAndTheModel) {
   EXPECT_EQ(r.threads, 1);
   ASSERT_EQ(r.levels.size(), 2u);  // only levels with files or probes
 
-  rocksdb::TablePropertiesCollection props;
+  ROCKSDB_NAMESPACE::TablePropertiesCollection props;
   ASSERT_TRUE(t->db->GetPropertiesOfAllTables(&props).ok());
   uint64_t filter_bytes = 0;
   uint64_t entries = 0;
@@ -204,27 +205,29 @@ TEST(FilterReportTest, ModelWeighsFilesByTheKeyRangeTheyCover) {
   constexpr uint64_t kKeys = 20000;
   const uint64_t tenth = ~uint64_t{0} / 10;
   auto open = [&](const std::string& filter_uri) {
-    rocksdb::Options options;
+    ROCKSDB_NAMESPACE::Options options;
     options.create_if_missing = true;
     options.disable_auto_compactions = true;
     options.level_compaction_dynamic_level_bytes = true;
     options.stats_dump_period_sec = 0;
     EXPECT_TRUE(Install(filter_uri, &options).ok());
-    rocksdb::DB* db = nullptr;
-    EXPECT_TRUE(rocksdb::DB::Open(options, dir.Sub("db"), &db).ok());
-    return std::unique_ptr<rocksdb::DB>(db);
+    ROCKSDB_NAMESPACE::DB* db = nullptr;
+    EXPECT_TRUE(ROCKSDB_NAMESPACE::DB::Open(options, dir.Sub("db"), &db).ok());
+    return std::unique_ptr<ROCKSDB_NAMESPACE::DB>(db);
   };
   for (const bool dense : {true, false}) {
     auto db = open(dense ? "bloomfilter:20" : "bloomfilter:5");
     for (uint64_t i = 0; i < kKeys; ++i) {
       const uint64_t v =
           dense ? i * (tenth / kKeys) : tenth + i * (9 * (tenth / kKeys));
-      ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), BigEndianKey(v), "v").ok());
+      ASSERT_TRUE(
+          db->Put(ROCKSDB_NAMESPACE::WriteOptions(), BigEndianKey(v), "v")
+              .ok());
     }
-    ASSERT_TRUE(db->Flush(rocksdb::FlushOptions()).ok());
-    ASSERT_TRUE(
-        db->CompactRange(rocksdb::CompactRangeOptions(), nullptr, nullptr)
-            .ok());
+    ASSERT_TRUE(db->Flush(ROCKSDB_NAMESPACE::FlushOptions()).ok());
+    ASSERT_TRUE(db->CompactRange(ROCKSDB_NAMESPACE::CompactRangeOptions(),
+                                 nullptr, nullptr)
+                    .ok());
   }
   auto db = open("bloomfilter:5");  // every reader opened at L6
   FilterStatsCollector collector;
@@ -234,7 +237,8 @@ TEST(FilterReportTest, ModelWeighsFilesByTheKeyRangeTheyCover) {
     KeyPermutation spread;
     std::string value;
     for (uint64_t i = 0; i < 100000; ++i) {
-      db->Get(rocksdb::ReadOptions(), BigEndianKey(spread.At(i)) + "x", &value);
+      db->Get(ROCKSDB_NAMESPACE::ReadOptions(),
+              BigEndianKey(spread.At(i)) + "x", &value);
     }
   }
   FilterReport r;
@@ -257,14 +261,15 @@ TEST(FilterReportTest, LevelsThatChangedAreNotJudged) {
     FilterStatsCollector::ThreadScope scope(&collector);
     std::string value;
     for (uint64_t i = 0; i < t->absent_keys(); ++i) {
-      t->db->Get(rocksdb::ReadOptions(), t->Absent(i), &value);
+      t->db->Get(ROCKSDB_NAMESPACE::ReadOptions(), t->Absent(i), &value);
     }
   }
   // The L0 file goes into L6: both levels now hold other files than the
   // readers that counted.
-  ASSERT_TRUE(
-      t->db->CompactRange(rocksdb::CompactRangeOptions(), nullptr, nullptr)
-          .ok());
+  ASSERT_TRUE(t->db
+                  ->CompactRange(ROCKSDB_NAMESPACE::CompactRangeOptions(),
+                                 nullptr, nullptr)
+                  .ok());
   FilterReport r;
   ASSERT_TRUE(
       BuildFilterReport(t->db.get(), collector, "readmissing", &r).ok());
@@ -294,7 +299,8 @@ TEST(FilterReportTest, PresentLookupsLeaveFpPerAbsentLookupUnset) {
     std::string value;
     for (uint64_t i = 0; i < 1000; ++i) {
       ASSERT_TRUE(
-          t->db->Get(rocksdb::ReadOptions(), test::Key(2 * i), &value).ok());
+          t->db->Get(ROCKSDB_NAMESPACE::ReadOptions(), test::Key(2 * i), &value)
+              .ok());
     }
     scope.AddLookups(1000, 1000);
   }

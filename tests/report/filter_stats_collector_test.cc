@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "monkey/filter_report.h"
+#include "monkey/tests/report/two_level_db.h"
 #include "rocksdb/perf_context.h"
-#include "tests/report/two_level_db.h"
 
 namespace monkey {
 namespace {
@@ -18,7 +18,8 @@ uint64_t GetAbsent(const test::TwoLevelDb& t, uint64_t begin, uint64_t end) {
   uint64_t found = 0;
   std::string value;
   for (uint64_t i = begin; i < end; ++i) {
-    if (t.db->Get(rocksdb::ReadOptions(), t.Absent(i), &value).ok()) ++found;
+    if (t.db->Get(ROCKSDB_NAMESPACE::ReadOptions(), t.Absent(i), &value).ok())
+      ++found;
   }
   return found;
 }
@@ -80,7 +81,7 @@ TEST(FilterStatsCollectorTest, NoLeakFromAnEarlierMeasurementOnTheThread) {
     GetAbsent(*t, 0, 1000);
   }
   ASSERT_EQ(first.level_counts().at(0).probes(), 1000u);
-  rocksdb::get_perf_context()->DisablePerLevelPerfContext();
+  ROCKSDB_NAMESPACE::get_perf_context()->DisablePerLevelPerfContext();
 
   FilterStatsCollector second;
   { FilterStatsCollector::ThreadScope scope(&second); }
@@ -92,19 +93,22 @@ TEST(FilterStatsCollectorTest, NoLeakFromAnEarlierMeasurementOnTheThread) {
 TEST(FilterStatsCollectorTest, RaisesAndRestoresThePerfLevel) {
   auto t = test::MakeTwoLevelDb("bloomfilter:10", 20000);
   FilterStatsCollector collector;
-  rocksdb::SetPerfLevel(rocksdb::PerfLevel::kDisable);
+  ROCKSDB_NAMESPACE::SetPerfLevel(ROCKSDB_NAMESPACE::PerfLevel::kDisable);
   {
     FilterStatsCollector::ThreadScope scope(&collector);
-    EXPECT_GE(rocksdb::GetPerfLevel(), rocksdb::PerfLevel::kEnableCount);
+    EXPECT_GE(ROCKSDB_NAMESPACE::GetPerfLevel(),
+              ROCKSDB_NAMESPACE::PerfLevel::kEnableCount);
     GetAbsent(*t, 0, 100);
   }
-  EXPECT_EQ(rocksdb::GetPerfLevel(), rocksdb::PerfLevel::kDisable);
+  EXPECT_EQ(ROCKSDB_NAMESPACE::GetPerfLevel(),
+            ROCKSDB_NAMESPACE::PerfLevel::kDisable);
   EXPECT_EQ(collector.level_counts().at(6).probes(), 100u);
 
-  rocksdb::SetPerfLevel(rocksdb::PerfLevel::kEnableTime);
+  ROCKSDB_NAMESPACE::SetPerfLevel(ROCKSDB_NAMESPACE::PerfLevel::kEnableTime);
   { FilterStatsCollector::ThreadScope scope(&collector); }
-  EXPECT_EQ(rocksdb::GetPerfLevel(), rocksdb::PerfLevel::kEnableTime);
-  rocksdb::SetPerfLevel(rocksdb::PerfLevel::kDisable);
+  EXPECT_EQ(ROCKSDB_NAMESPACE::GetPerfLevel(),
+            ROCKSDB_NAMESPACE::PerfLevel::kEnableTime);
+  ROCKSDB_NAMESPACE::SetPerfLevel(ROCKSDB_NAMESPACE::PerfLevel::kDisable);
 }
 
 TEST(FilterStatsCollectorTest, CurrentIsTheInnermostScope) {

@@ -9,17 +9,17 @@
 #include <string>
 
 #include "monkey/install.h"
+#include "monkey/tests/test_util.h"
 #include "rocksdb/db.h"
 #include "rocksdb/statistics.h"
 #include "rocksdb/table.h"
-#include "tests/test_util.h"
 
 namespace monkey::test {
 
 struct TwoLevelDb {
   TempDir dir;
-  rocksdb::Options options;
-  std::unique_ptr<rocksdb::DB> db;
+  ROCKSDB_NAMESPACE::Options options;
+  std::unique_ptr<ROCKSDB_NAMESPACE::DB> db;
   uint64_t num_keys = 0;  // keys in L6; L0 holds a tenth as many
 
   // An absent key inside both levels' key ranges, for i in [0, absent_keys).
@@ -32,42 +32,45 @@ inline std::unique_ptr<TwoLevelDb> MakeTwoLevelDb(const std::string& filter_uri,
                                                   bool cache_filters = false) {
   auto t = std::make_unique<TwoLevelDb>();
   t->num_keys = num_keys;
-  rocksdb::Options& options = t->options;
+  ROCKSDB_NAMESPACE::Options& options = t->options;
   options.create_if_missing = true;
   options.disable_auto_compactions = true;
   // A manual compaction of L0 then writes straight into the last level, L6.
   options.level_compaction_dynamic_level_bytes = true;
-  options.statistics = rocksdb::CreateDBStatistics();
+  options.statistics = ROCKSDB_NAMESPACE::CreateDBStatistics();
   // No stats dump at open: it would scan the block cache before the test
   // fills it, and RocksDB then reuses that scan for 10 s.
   options.stats_dump_period_sec = 0;
-  rocksdb::BlockBasedTableOptions table;
+  ROCKSDB_NAMESPACE::BlockBasedTableOptions table;
   table.cache_index_and_filter_blocks = cache_filters;
-  options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+  options.table_factory.reset(
+      ROCKSDB_NAMESPACE::NewBlockBasedTableFactory(table));
   if (!filter_uri.empty()) {
-    const rocksdb::Status s = Install(filter_uri, &options);
+    const ROCKSDB_NAMESPACE::Status s = Install(filter_uri, &options);
     EXPECT_TRUE(s.ok()) << s.ToString();
   }
-  rocksdb::DB* db = nullptr;
-  rocksdb::Status s = rocksdb::DB::Open(options, t->dir.Sub("db"), &db);
+  ROCKSDB_NAMESPACE::DB* db = nullptr;
+  ROCKSDB_NAMESPACE::Status s =
+      ROCKSDB_NAMESPACE::DB::Open(options, t->dir.Sub("db"), &db);
   EXPECT_TRUE(s.ok()) << s.ToString();
   t->db.reset(db);
-  const rocksdb::WriteOptions write;
+  const ROCKSDB_NAMESPACE::WriteOptions write;
   // Two overlapping flushes, so that the compaction rewrites them (a single
   // L0 file would be moved, keeping its L0 filter and its reader's level).
   for (uint64_t parity = 0; parity < 2; ++parity) {
     for (uint64_t i = parity; i < num_keys; i += 2) {
       EXPECT_TRUE(t->db->Put(write, Key(2 * i), "value").ok());
     }
-    EXPECT_TRUE(t->db->Flush(rocksdb::FlushOptions()).ok());
+    EXPECT_TRUE(t->db->Flush(ROCKSDB_NAMESPACE::FlushOptions()).ok());
   }
-  EXPECT_TRUE(
-      t->db->CompactRange(rocksdb::CompactRangeOptions(), nullptr, nullptr)
-          .ok());
+  EXPECT_TRUE(t->db
+                  ->CompactRange(ROCKSDB_NAMESPACE::CompactRangeOptions(),
+                                 nullptr, nullptr)
+                  .ok());
   for (uint64_t i = 0; i < num_keys / 10; ++i) {
     EXPECT_TRUE(t->db->Put(write, Key(20 * i + 1), "value").ok());
   }
-  EXPECT_TRUE(t->db->Flush(rocksdb::FlushOptions()).ok());
+  EXPECT_TRUE(t->db->Flush(ROCKSDB_NAMESPACE::FlushOptions()).ok());
   return t;
 }
 

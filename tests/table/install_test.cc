@@ -9,16 +9,19 @@
 namespace monkey {
 namespace {
 
-const rocksdb::BlockBasedTableOptions& Table(const rocksdb::Options& options) {
-  return *options.table_factory->GetOptions<rocksdb::BlockBasedTableOptions>();
+const ROCKSDB_NAMESPACE::BlockBasedTableOptions& Table(
+    const ROCKSDB_NAMESPACE::Options& options) {
+  return *options.table_factory
+              ->GetOptions<ROCKSDB_NAMESPACE::BlockBasedTableOptions>();
 }
 
 TEST(InstallTest, SetsThePolicyAndKeepsOtherTableOptions) {
-  rocksdb::Options options;
-  rocksdb::BlockBasedTableOptions table;
+  ROCKSDB_NAMESPACE::Options options;
+  ROCKSDB_NAMESPACE::BlockBasedTableOptions table;
   table.block_size = 16 << 10;
   table.cache_index_and_filter_blocks = true;
-  options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+  options.table_factory.reset(
+      ROCKSDB_NAMESPACE::NewBlockBasedTableFactory(table));
 
   ASSERT_TRUE(Install("id=monkey;bits_per_key=7", &options).ok());
   EXPECT_EQ(Table(options).block_size, 16u << 10);
@@ -34,10 +37,10 @@ TEST(InstallTest, SetsThePolicyAndKeepsOtherTableOptions) {
 }
 
 TEST(InstallTest, BadUriIsInvalidArgumentNamingIt) {
-  rocksdb::Options options;
+  ROCKSDB_NAMESPACE::Options options;
   for (const std::string uri :
        {"monkey:oops", "nosuchfilter:10", "id=monkey;size_ratio=1"}) {
-    const rocksdb::Status s = Install(uri, &options);
+    const ROCKSDB_NAMESPACE::Status s = Install(uri, &options);
     EXPECT_TRUE(s.IsInvalidArgument()) << uri << ": " << s.ToString();
     EXPECT_NE(s.ToString().find(uri), std::string::npos) << s.ToString();
     // Each layer adds context, not another "Invalid argument: ".
@@ -47,8 +50,8 @@ TEST(InstallTest, BadUriIsInvalidArgumentNamingIt) {
 }
 
 TEST(InstallTest, NeedsABlockBasedTable) {
-  rocksdb::Options options;
-  options.table_factory.reset(rocksdb::NewPlainTableFactory());
+  ROCKSDB_NAMESPACE::Options options;
+  options.table_factory.reset(ROCKSDB_NAMESPACE::NewPlainTableFactory());
   EXPECT_TRUE(Install("monkey:7", &options).IsInvalidArgument());
 }
 

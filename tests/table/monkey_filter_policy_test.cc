@@ -12,14 +12,15 @@
 #include <thread>
 
 #include "monkey/install.h"
+#include "monkey/tests/reliability/creation_level.h"
+#include "monkey/tests/table/policy_peer.h"
+#include "monkey/tests/test_util.h"
+#include "monkey/util/live_shape.h"
 #include "rocksdb/db.h"
 #include "rocksdb/sst_file_reader.h"
 #include "rocksdb/sst_file_writer.h"
 #include "rocksdb/table.h"
 #include "rocksdb/utilities/options_util.h"
-#include "tests/reliability/creation_level.h"
-#include "tests/test_util.h"
-#include "util/live_shape.h"
 
 namespace monkey {
 namespace {
@@ -31,28 +32,30 @@ using test::WaitForCompactions;
 
 // Parses into a fresh pointer: CreateFromString given a policy of the same id
 // starts from that policy's options.
-rocksdb::Status Parse(const std::string& uri,
-                      std::shared_ptr<const rocksdb::FilterPolicy>* policy) {
+ROCKSDB_NAMESPACE::Status Parse(
+    const std::string& uri,
+    std::shared_ptr<const ROCKSDB_NAMESPACE::FilterPolicy>* policy) {
   RegisterOnce();
   policy->reset();
-  rocksdb::ConfigOptions config;
+  ROCKSDB_NAMESPACE::ConfigOptions config;
   config.ignore_unsupported_options = false;
-  return rocksdb::FilterPolicy::CreateFromString(config, uri, policy);
+  return ROCKSDB_NAMESPACE::FilterPolicy::CreateFromString(config, uri, policy);
 }
 
-const MonkeyFilterPolicy& AsMonkey(const rocksdb::FilterPolicy& policy) {
+const MonkeyFilterPolicy& AsMonkey(
+    const ROCKSDB_NAMESPACE::FilterPolicy& policy) {
   const auto* monkey = policy.CheckedCast<MonkeyFilterPolicy>();
   EXPECT_NE(monkey, nullptr) << policy.Name();
   return *monkey;
 }
 
 TEST(MonkeyFilterPolicyTest, ParsesShortAndLongForms) {
-  std::shared_ptr<const rocksdb::FilterPolicy> policy;
+  std::shared_ptr<const ROCKSDB_NAMESPACE::FilterPolicy> policy;
   ASSERT_TRUE(Parse("monkey:7", &policy).ok());
   EXPECT_EQ(AsMonkey(*policy).options().bits_per_key, 7);
   EXPECT_EQ(AsMonkey(*policy).options().size_ratio, 10);
   EXPECT_TRUE(AsMonkey(*policy).options().last_level_filter);
-  EXPECT_EQ(AsMonkey(*policy).options().filter, "bloom");
+  EXPECT_EQ(AsMonkey(*policy).options().filter, MonkeyOptions::Filter::kBloom);
 
   ASSERT_TRUE(Parse("id=monkey;bits_per_key=7.5;size_ratio=8;"
                     "last_level_filter=false;filter=ribbon",
@@ -62,7 +65,7 @@ TEST(MonkeyFilterPolicyTest, ParsesShortAndLongForms) {
   EXPECT_EQ(o.bits_per_key, 7.5);
   EXPECT_EQ(o.size_ratio, 8);
   EXPECT_FALSE(o.last_level_filter);
-  EXPECT_EQ(o.filter, "ribbon");
+  EXPECT_EQ(o.filter, MonkeyOptions::Filter::kRibbon);
 
   ASSERT_TRUE(Parse("monkey", &policy).ok());
   EXPECT_EQ(AsMonkey(*policy).options().bits_per_key, 10);
@@ -72,11 +75,11 @@ TEST(MonkeyFilterPolicyTest, ParsesShortAndLongForms) {
 }
 
 TEST(MonkeyFilterPolicyTest, SerializedFormRoundTrips) {
-  std::shared_ptr<const rocksdb::FilterPolicy> policy, again;
+  std::shared_ptr<const ROCKSDB_NAMESPACE::FilterPolicy> policy, again;
   ASSERT_TRUE(
       Parse("id=monkey;bits_per_key=7.25;last_level_filter=false", &policy)
           .ok());
-  rocksdb::ConfigOptions config;
+  ROCKSDB_NAMESPACE::ConfigOptions config;
   const std::string serialized = policy->ToString(config);
   EXPECT_NE(serialized.find("bits_per_key=7.25"), std::string::npos)
       << serialized;
@@ -111,20 +114,20 @@ TEST(MonkeyFilterPolicyTest, BadInputIsAnErrorThatNamesIt) {
       {"id=monkey;bits_per_key", "bits_per_key"},
   };
   for (const Case& c : cases) {
-    std::shared_ptr<const rocksdb::FilterPolicy> policy;
-    const rocksdb::Status s = Parse(c.uri, &policy);
+    std::shared_ptr<const ROCKSDB_NAMESPACE::FilterPolicy> policy;
+    const ROCKSDB_NAMESPACE::Status s = Parse(c.uri, &policy);
     EXPECT_FALSE(s.ok()) << c.uri;
     EXPECT_NE(s.ToString().find(c.named), std::string::npos)
         << c.uri << " -> " << s.ToString();
   }
   // RocksDB's default ConfigOptions would silently turn an unknown id into
   // "no filter"; a bad monkey value fails even there.
-  std::shared_ptr<const rocksdb::FilterPolicy> policy;
-  EXPECT_FALSE(rocksdb::FilterPolicy::CreateFromString(rocksdb::ConfigOptions(),
-                                                       "monkey:oops", &policy)
+  std::shared_ptr<const ROCKSDB_NAMESPACE::FilterPolicy> policy;
+  EXPECT_FALSE(ROCKSDB_NAMESPACE::FilterPolicy::CreateFromString(
+                   ROCKSDB_NAMESPACE::ConfigOptions(), "monkey:oops", &policy)
                    .ok());
 
-  std::shared_ptr<const rocksdb::FilterPolicy> created;
+  std::shared_ptr<const ROCKSDB_NAMESPACE::FilterPolicy> created;
   MonkeyOptions bad;
   bad.bits_per_key = std::nan("");
   EXPECT_TRUE(MonkeyFilterPolicy::Create(bad, &created).IsInvalidArgument());
@@ -147,62 +150,66 @@ TEST(MonkeyFilterPolicyTest, LevelsFollowTheStaticPlan) {
   MonkeyOptions no_last;
   no_last.bits_per_key = 7;
   no_last.last_level_filter = false;
-  const MonkeyFilterPolicy skip(no_last);
+  std::shared_ptr<const ROCKSDB_NAMESPACE::FilterPolicy> created;
+  ASSERT_TRUE(MonkeyFilterPolicy::Create(no_last, &created).ok());
+  const MonkeyFilterPolicy& skip = AsMonkey(*created);
   EXPECT_EQ(skip.MillibitsForLevel(6, 7), 0);
   EXPECT_GT(skip.MillibitsForLevel(5, 7), 0);
   EXPECT_NE(skip.PlanToString(7).find("none"), std::string::npos);
 }
 
-rocksdb::Options TreeOptions(const std::string& filter_uri) {
-  rocksdb::Options options = test::SmallTreeOptions(
+ROCKSDB_NAMESPACE::Options TreeOptions(const std::string& filter_uri) {
+  ROCKSDB_NAMESPACE::Options options = test::SmallTreeOptions(
       /*write_buffer_kib=*/256, /*target_file_kib=*/64, /*level_base_kib=*/128,
       /*dynamic_level_bytes=*/true);
-  options.statistics = rocksdb::CreateDBStatistics();
-  rocksdb::BlockBasedTableOptions table;
+  options.statistics = ROCKSDB_NAMESPACE::CreateDBStatistics();
+  ROCKSDB_NAMESPACE::BlockBasedTableOptions table;
   if (!filter_uri.empty()) table.filter_policy = PolicyOrDie(filter_uri);
-  options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+  options.table_factory.reset(
+      ROCKSDB_NAMESPACE::NewBlockBasedTableFactory(table));
   return options;
 }
 
 constexpr int kTreeKeys = 400000;
 
 // Writes keys [from, to) in random order, so that compactions rewrite files.
-void LoadTree(rocksdb::DB* db, int from = 0, int to = kTreeKeys) {
+void LoadTree(ROCKSDB_NAMESPACE::DB* db, int from = 0, int to = kTreeKeys) {
   std::vector<int> order(to - from);
   std::iota(order.begin(), order.end(), from);
   std::shuffle(order.begin(), order.end(), std::mt19937(from + 1));
   const std::string value(48, 'v');
   for (int i : order) {
-    ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), Key(i), value).ok());
+    ASSERT_TRUE(db->Put(ROCKSDB_NAMESPACE::WriteOptions(), Key(i), value).ok());
   }
   WaitForCompactions(db);
 }
 
-void ExpectAllKeysFound(rocksdb::DB* db, int keys = kTreeKeys) {
+void ExpectAllKeysFound(ROCKSDB_NAMESPACE::DB* db, int keys = kTreeKeys) {
   std::string value;
   int missing = 0;
   for (int i = 0; i < keys; ++i) {
-    missing += !db->Get(rocksdb::ReadOptions(), Key(i), &value).ok();
+    missing += !db->Get(ROCKSDB_NAMESPACE::ReadOptions(), Key(i), &value).ok();
   }
   EXPECT_EQ(missing, 0);
 }
 
 // Absent lookups must all come back NotFound, and count how often filters
 // answered them.
-uint64_t ProbeAbsent(rocksdb::DB* db, rocksdb::Statistics* stats) {
+uint64_t ProbeAbsent(ROCKSDB_NAMESPACE::DB* db,
+                     ROCKSDB_NAMESPACE::Statistics* stats) {
   stats->Reset();
   std::string value;
   for (int i = 0; i < 20000; ++i) {
-    EXPECT_TRUE(
-        db->Get(rocksdb::ReadOptions(), test::AbsentKey(i * 13, 0), &value)
-            .IsNotFound());
+    EXPECT_TRUE(db->Get(ROCKSDB_NAMESPACE::ReadOptions(),
+                        test::AbsentKey(i * 13, 0), &value)
+                    .IsNotFound());
   }
   return test::CountsFrom(*stats).useful;
 }
 
 TEST(MonkeyFilterPolicyTest, EachSstGetsItsLevelsPlan) {
   test::TempDir dir;
-  rocksdb::Options options = TreeOptions("monkey:10");
+  ROCKSDB_NAMESPACE::Options options = TreeOptions("monkey:10");
   // Each SST records the level it was built for; a trivially moved file
   // keeps its filter, and that level, under a new one.
   options.table_properties_collector_factories.push_back(
@@ -213,7 +220,7 @@ TEST(MonkeyFilterPolicyTest, EachSstGetsItsLevelsPlan) {
   int loaded = kTreeKeys;
   LoadTree(db.get());
   for (;;) {
-    std::vector<rocksdb::LiveFileMetaData> files;
+    std::vector<ROCKSDB_NAMESPACE::LiveFileMetaData> files;
     db->GetLiveFilesMetaData(&files);
     std::set<int> levels_with_files;
     for (const auto& f : files) levels_with_files.insert(f.level);
@@ -222,12 +229,13 @@ TEST(MonkeyFilterPolicyTest, EachSstGetsItsLevelsPlan) {
     loaded += kTreeKeys / 4;
   }
 
-  const auto& policy = AsMonkey(
-      *options.table_factory->GetOptions<rocksdb::BlockBasedTableOptions>()
-           ->filter_policy);
-  std::vector<rocksdb::LiveFileMetaData> files;
+  const auto& policy =
+      AsMonkey(*options.table_factory
+                    ->GetOptions<ROCKSDB_NAMESPACE::BlockBasedTableOptions>()
+                    ->filter_policy);
+  std::vector<ROCKSDB_NAMESPACE::LiveFileMetaData> files;
   db->GetLiveFilesMetaData(&files);
-  rocksdb::TablePropertiesCollection props;
+  ROCKSDB_NAMESPACE::TablePropertiesCollection props;
   ASSERT_TRUE(db->GetPropertiesOfAllTables(&props).ok());
 
   std::set<int> live_levels, checked_levels;
@@ -254,17 +262,18 @@ TEST(MonkeyFilterPolicyTest, EachSstGetsItsLevelsPlan) {
 
 TEST(MonkeyFilterPolicyTest, FlushFilesGetTheL0Plan) {
   test::TempDir dir;
-  rocksdb::Options options = TreeOptions("monkey:7");
+  ROCKSDB_NAMESPACE::Options options = TreeOptions("monkey:7");
   options.disable_auto_compactions = true;
   auto db = test::OpenOrDie(options, dir.path());
   for (int i = 0; i < 20000; ++i) {
-    ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), Key(i), "v").ok());
+    ASSERT_TRUE(db->Put(ROCKSDB_NAMESPACE::WriteOptions(), Key(i), "v").ok());
   }
-  ASSERT_TRUE(db->Flush(rocksdb::FlushOptions()).ok());
-  const auto& policy = AsMonkey(
-      *options.table_factory->GetOptions<rocksdb::BlockBasedTableOptions>()
-           ->filter_policy);
-  rocksdb::TablePropertiesCollection props;
+  ASSERT_TRUE(db->Flush(ROCKSDB_NAMESPACE::FlushOptions()).ok());
+  const auto& policy =
+      AsMonkey(*options.table_factory
+                    ->GetOptions<ROCKSDB_NAMESPACE::BlockBasedTableOptions>()
+                    ->filter_policy);
+  ROCKSDB_NAMESPACE::TablePropertiesCollection props;
   ASSERT_TRUE(db->GetPropertiesOfAllTables(&props).ok());
   ASSERT_FALSE(props.empty());
   for (const auto& [path, p] : props) {
@@ -277,14 +286,15 @@ TEST(MonkeyFilterPolicyTest, FlushFilesGetTheL0Plan) {
 
 TEST(MonkeyFilterPolicyTest, SstFileWriterFilesGetTheAverage) {
   test::TempDir dir;
-  const rocksdb::Options options = TreeOptions("monkey:7");
-  rocksdb::SstFileWriter writer(rocksdb::EnvOptions(), options);
+  const ROCKSDB_NAMESPACE::Options options = TreeOptions("monkey:7");
+  ROCKSDB_NAMESPACE::SstFileWriter writer(ROCKSDB_NAMESPACE::EnvOptions(),
+                                          options);
   const std::string sst = dir.Sub("ingest.sst");
   ASSERT_TRUE(writer.Open(sst).ok());
   const int n = 50000;
   for (int i = 0; i < n; ++i) ASSERT_TRUE(writer.Put(Key(i), "v").ok());
   ASSERT_TRUE(writer.Finish().ok());
-  rocksdb::SstFileReader reader(options);
+  ROCKSDB_NAMESPACE::SstFileReader reader(options);
   ASSERT_TRUE(reader.Open(sst).ok());
   EXPECT_EQ(reader.GetTableProperties()->filter_size,
             BloomFilterBytes(n, 7000));
@@ -309,7 +319,7 @@ TEST(MonkeyFilterPolicyTest, StockPoliciesReadMonkeyFilesAndBack) {
                           Reader{bloom_dir.path(), "monkey:10", true},
                           Reader{bloom_dir.path(), "", false}}) {
     SCOPED_TRACE(r.dir + " read with '" + r.uri + "'");
-    rocksdb::Options options = TreeOptions(r.uri);
+    ROCKSDB_NAMESPACE::Options options = TreeOptions(r.uri);
     auto db = test::OpenOrDie(options, r.dir);
     ExpectAllKeysFound(db.get());
     const uint64_t useful = ProbeAbsent(db.get(), options.statistics.get());
@@ -324,18 +334,20 @@ TEST(MonkeyFilterPolicyTest, ReopensFromItsOptionsFile) {
         test::OpenOrDie(TreeOptions("id=monkey;bits_per_key=7;size_ratio=8;"
                                     "last_level_filter=false"),
                         dir.path());
-    ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), Key(1), "v").ok());
+    ASSERT_TRUE(db->Put(ROCKSDB_NAMESPACE::WriteOptions(), Key(1), "v").ok());
   }
-  rocksdb::ConfigOptions config;
+  ROCKSDB_NAMESPACE::ConfigOptions config;
   config.ignore_unsupported_options = false;
-  rocksdb::DBOptions db_options;
-  std::vector<rocksdb::ColumnFamilyDescriptor> cfs;
-  ASSERT_TRUE(
-      rocksdb::LoadLatestOptions(config, dir.path(), &db_options, &cfs).ok());
+  ROCKSDB_NAMESPACE::DBOptions db_options;
+  std::vector<ROCKSDB_NAMESPACE::ColumnFamilyDescriptor> cfs;
+  ASSERT_TRUE(ROCKSDB_NAMESPACE::LoadLatestOptions(config, dir.path(),
+                                                   &db_options, &cfs)
+                  .ok());
   ASSERT_EQ(cfs.size(), 1u);
   const auto* table =
       cfs[0]
-          .options.table_factory->GetOptions<rocksdb::BlockBasedTableOptions>();
+          .options.table_factory
+          ->GetOptions<ROCKSDB_NAMESPACE::BlockBasedTableOptions>();
   ASSERT_NE(table, nullptr);
   ASSERT_NE(table->filter_policy, nullptr);
   const MonkeyOptions& o = AsMonkey(*table->filter_policy).options();
@@ -344,27 +356,28 @@ TEST(MonkeyFilterPolicyTest, ReopensFromItsOptionsFile) {
   EXPECT_FALSE(o.last_level_filter);
 
   // The reopened DB runs with the policy from its own OPTIONS file.
-  rocksdb::Options options(db_options, cfs[0].options);
+  ROCKSDB_NAMESPACE::Options options(db_options, cfs[0].options);
   auto db = test::OpenOrDie(options, dir.path());
   std::string value;
-  EXPECT_TRUE(db->Get(rocksdb::ReadOptions(), Key(1), &value).ok());
+  EXPECT_TRUE(db->Get(ROCKSDB_NAMESPACE::ReadOptions(), Key(1), &value).ok());
 }
 
 TEST(MonkeyFilterPolicyTest, RibbonPlansRealBits) {
   test::TempDir dir;
-  rocksdb::Options options =
+  ROCKSDB_NAMESPACE::Options options =
       TreeOptions("id=monkey;bits_per_key=10;filter=ribbon");
   options.write_buffer_size = 4 << 20;  // files of ~40k keys
   options.disable_auto_compactions = true;
   auto db = test::OpenOrDie(options, dir.path());
   for (int i = 0; i < 60000; ++i) {
-    ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), Key(i), "v").ok());
+    ASSERT_TRUE(db->Put(ROCKSDB_NAMESPACE::WriteOptions(), Key(i), "v").ok());
   }
-  ASSERT_TRUE(db->Flush(rocksdb::FlushOptions()).ok());
-  const auto& policy = AsMonkey(
-      *options.table_factory->GetOptions<rocksdb::BlockBasedTableOptions>()
-           ->filter_policy);
-  rocksdb::TablePropertiesCollection props;
+  ASSERT_TRUE(db->Flush(ROCKSDB_NAMESPACE::FlushOptions()).ok());
+  const auto& policy =
+      AsMonkey(*options.table_factory
+                    ->GetOptions<ROCKSDB_NAMESPACE::BlockBasedTableOptions>()
+                    ->filter_policy);
+  ROCKSDB_NAMESPACE::TablePropertiesCollection props;
   ASSERT_TRUE(db->GetPropertiesOfAllTables(&props).ok());
   ASSERT_FALSE(props.empty());
   for (const auto& [path, p] : props) {
@@ -382,7 +395,7 @@ namespace monkey {
 namespace {
 
 const MonkeyFilterPolicy& Monkey(
-    const std::shared_ptr<const rocksdb::FilterPolicy>& policy) {
+    const std::shared_ptr<const ROCKSDB_NAMESPACE::FilterPolicy>& policy) {
   return AsMonkey(*policy);
 }
 
@@ -391,7 +404,8 @@ TEST(MonkeyFilterPolicyLiveTest, PlansFromTheLiveShapeOfEachColumnFamily) {
   const MonkeyFilterPolicy& monkey = Monkey(policy);
   const int static_l2 = monkey.MillibitsForLevel(2, 7, "default");
   // A young tree whose deepest level is L2: L2 is the last level now.
-  monkey.UpdateLiveShape("default", {{1000, 1}, {10000, 1}, {100000, 1}});
+  MonkeyFilterPolicyPeer::UpdateLiveShape(monkey, "default",
+                                          {{1000, 1}, {10000, 1}, {100000, 1}});
   const int live_l2 = monkey.MillibitsForLevel(2, 7, "default");
   EXPECT_LT(live_l2, 10000);
   EXPECT_GT(static_l2, 2 * live_l2);
@@ -399,7 +413,7 @@ TEST(MonkeyFilterPolicyLiveTest, PlansFromTheLiveShapeOfEachColumnFamily) {
   EXPECT_EQ(monkey.MillibitsForLevel(2, 7, "other"), static_l2);
   EXPECT_NE(monkey.PlanToString(7, "default").find("live"), std::string::npos);
   // An empty tree withdraws the live plan.
-  monkey.UpdateLiveShape("default", {});
+  MonkeyFilterPolicyPeer::UpdateLiveShape(monkey, "default", {});
   EXPECT_EQ(monkey.MillibitsForLevel(2, 7, "default"), static_l2);
 }
 
@@ -407,14 +421,16 @@ TEST(MonkeyFilterPolicyLiveTest, StaticShapeIgnoresTheLiveOne) {
   auto policy = PolicyOrDie("id=monkey;bits_per_key=10;shape=static");
   const MonkeyFilterPolicy& monkey = Monkey(policy);
   const int before = monkey.MillibitsForLevel(2, 7, "default");
-  monkey.UpdateLiveShape("default", {{1000, 1}, {10000, 1}, {100000, 1}});
+  MonkeyFilterPolicyPeer::UpdateLiveShape(monkey, "default",
+                                          {{1000, 1}, {10000, 1}, {100000, 1}});
   EXPECT_EQ(monkey.MillibitsForLevel(2, 7, "default"), before);
 }
 
 TEST(MonkeyFilterPolicyLiveTest, DeepestNonEmptyLevelIsTheLast) {
   auto policy = PolicyOrDie("id=monkey;bits_per_key=7;last_level_filter=false");
   const MonkeyFilterPolicy& monkey = Monkey(policy);
-  monkey.UpdateLiveShape("default", {{500, 2}, {10000, 1}, {90000, 1}});
+  MonkeyFilterPolicyPeer::UpdateLiveShape(monkey, "default",
+                                          {{500, 2}, {10000, 1}, {90000, 1}});
   EXPECT_EQ(monkey.MillibitsForLevel(2, 7, "default"), 0);
   // The budget covers L0 and L1 only; L1 holds 95% of it.
   EXPECT_GT(monkey.MillibitsForLevel(1, 7, "default"), 6000);
@@ -427,35 +443,44 @@ TEST(MonkeyFilterPolicyLiveTest, DeepestNonEmptyLevelIsTheLast) {
 TEST(MonkeyFilterPolicyLiveTest, EachL0FileIsARun) {
   auto policy = PolicyOrDie("monkey:10");
   const MonkeyFilterPolicy& monkey = Monkey(policy);
-  monkey.UpdateLiveShape("default", {{8000, 1}, {0, 0}, {100000, 1}});
+  MonkeyFilterPolicyPeer::UpdateLiveShape(monkey, "default",
+                                          {{8000, 1}, {0, 0}, {100000, 1}});
   const int one_run = monkey.MillibitsForLevel(0, 7, "default");
-  monkey.UpdateLiveShape("default", {{8000, 4}, {0, 0}, {100000, 1}});
+  MonkeyFilterPolicyPeer::UpdateLiveShape(monkey, "default",
+                                          {{8000, 4}, {0, 0}, {100000, 1}});
   const int four_runs = monkey.MillibitsForLevel(0, 7, "default");
   EXPECT_GT(four_runs, one_run);
 }
 
-// The listener reports filter bits already built; new files make up for a
-// tree that sits below (or above) the budget.
+// The listener reports the filters already built; when they stray from the
+// budget by more than the plan's band, new files make up for part of it.
 TEST(MonkeyFilterPolicyLiveTest, NewFilesHoldTheRealizedBudget) {
   auto policy = PolicyOrDie("monkey:10");
   const MonkeyFilterPolicy& monkey = Monkey(policy);
-  monkey.UpdateLiveShape("default", {{0, 0}, {10000, 1}, {100000, 1}});
+  MonkeyFilterPolicyPeer::UpdateLiveShape(monkey, "default",
+                                          {{0, 0}, {10000, 1}, {100000, 1}});
   const int neutral = monkey.MillibitsForLevel(2, 7, "default");
-  LiveLevel l1{10000, 1, 8.0 * 10000, 10000};
-  LiveLevel l2{100000, 1, 8.0 * 100000, 100000};  // built at 8 bits/key
-  monkey.UpdateLiveShape("default", {{0, 0}, l1, l2});
+  // Built at 8 bits/key: 20% under.
+  LiveLevel l1{10000, 1, 8.0 * 10000, 10000, 10000};
+  LiveLevel l2{100000, 1, 8.0 * 100000, 100000, 100000};
+  MonkeyFilterPolicyPeer::UpdateLiveShape(monkey, "default", {{0, 0}, l1, l2});
   EXPECT_GT(monkey.MillibitsForLevel(2, 7, "default"), neutral);
   l1.filter_bits = 12.0 * 10000;
   l2.filter_bits = 12.0 * 100000;
-  monkey.UpdateLiveShape("default", {{0, 0}, l1, l2});
+  MonkeyFilterPolicyPeer::UpdateLiveShape(monkey, "default", {{0, 0}, l1, l2});
   EXPECT_LT(monkey.MillibitsForLevel(2, 7, "default"), neutral);
+  // 2% over: inside the band, left alone.
+  l1.filter_bits = 10.2 * 10000;
+  l2.filter_bits = 10.2 * 100000;
+  MonkeyFilterPolicyPeer::UpdateLiveShape(monkey, "default", {{0, 0}, l1, l2});
+  EXPECT_EQ(monkey.MillibitsForLevel(2, 7, "default"), neutral);
 }
 
 // filter=auto: Bloom for L0, Ribbon below, each planned with its own model
 // and in real bits.
 TEST(MonkeyFilterPolicyLiveTest, AutoBuildsBloomForL0AndRibbonBelow) {
   test::TempDir dir;
-  rocksdb::Options options = TreeOptions("");
+  ROCKSDB_NAMESPACE::Options options = TreeOptions("");
   options.write_buffer_size = 4 << 20;
   options.target_file_size_base = 64 << 20;  // one file per level
   options.disable_auto_compactions = true;
@@ -468,17 +493,18 @@ TEST(MonkeyFilterPolicyLiveTest, AutoBuildsBloomForL0AndRibbonBelow) {
   // them rather than moving a file down.
   for (int parity = 0; parity < 2; ++parity) {
     for (int i = parity; i < 60000; i += 2) {
-      ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), Key(i), "v").ok());
+      ASSERT_TRUE(db->Put(ROCKSDB_NAMESPACE::WriteOptions(), Key(i), "v").ok());
     }
-    ASSERT_TRUE(db->Flush(rocksdb::FlushOptions()).ok());
+    ASSERT_TRUE(db->Flush(ROCKSDB_NAMESPACE::FlushOptions()).ok());
   }
-  const auto& monkey = AsMonkey(
-      *options.table_factory->GetOptions<rocksdb::BlockBasedTableOptions>()
-           ->filter_policy);
+  const auto& monkey =
+      AsMonkey(*options.table_factory
+                    ->GetOptions<ROCKSDB_NAMESPACE::BlockBasedTableOptions>()
+                    ->filter_policy);
   auto check = [&](int level, bool ribbon) {
-    std::vector<rocksdb::LiveFileMetaData> files;
+    std::vector<ROCKSDB_NAMESPACE::LiveFileMetaData> files;
     db->GetLiveFilesMetaData(&files);
-    rocksdb::TablePropertiesCollection props;
+    ROCKSDB_NAMESPACE::TablePropertiesCollection props;
     ASSERT_TRUE(db->GetPropertiesOfAllTables(&props).ok());
     int checked = 0;
     for (const auto& f : files) {
@@ -498,8 +524,9 @@ TEST(MonkeyFilterPolicyLiveTest, AutoBuildsBloomForL0AndRibbonBelow) {
     EXPECT_GT(checked, 0) << "L" << level;
   };
   check(0, /*ribbon=*/false);
-  ASSERT_TRUE(
-      db->CompactRange(rocksdb::CompactRangeOptions(), nullptr, nullptr).ok());
+  ASSERT_TRUE(db->CompactRange(ROCKSDB_NAMESPACE::CompactRangeOptions(),
+                               nullptr, nullptr)
+                  .ok());
   check(4, /*ribbon=*/true);
   ExpectAllKeysFound(db.get(), 60000);
 }

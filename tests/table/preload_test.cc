@@ -17,10 +17,10 @@
 
 #include "monkey/install.h"
 #include "monkey/monkey_filter_policy.h"
+#include "monkey/tests/test_util.h"
 #include "rocksdb/db.h"
 #include "rocksdb/table_properties.h"
 #include "rocksdb/version.h"
-#include "tests/test_util.h"
 
 namespace monkey {
 namespace {
@@ -89,19 +89,19 @@ struct SstFilter {
 };
 
 std::vector<SstFilter> ReadFilters(const std::string& db_path) {
-  std::unique_ptr<rocksdb::DB> db;
+  std::unique_ptr<ROCKSDB_NAMESPACE::DB> db;
   {
-    rocksdb::DB* raw = nullptr;
-    const rocksdb::Status s =
-        rocksdb::DB::OpenForReadOnly(rocksdb::Options(), db_path, &raw);
+    ROCKSDB_NAMESPACE::DB* raw = nullptr;
+    const ROCKSDB_NAMESPACE::Status s = ROCKSDB_NAMESPACE::DB::OpenForReadOnly(
+        ROCKSDB_NAMESPACE::Options(), db_path, &raw);
     EXPECT_TRUE(s.ok()) << s.ToString();
     db.reset(raw);
   }
   std::vector<SstFilter> out;
   if (db == nullptr) return out;
-  std::vector<rocksdb::LiveFileMetaData> files;
+  std::vector<ROCKSDB_NAMESPACE::LiveFileMetaData> files;
   db->GetLiveFilesMetaData(&files);
-  rocksdb::TablePropertiesCollection props;
+  ROCKSDB_NAMESPACE::TablePropertiesCollection props;
   EXPECT_TRUE(db->GetPropertiesOfAllTables(&props).ok());
   for (const auto& file : files) {
     const auto& p = props.at(file.db_path + file.name);

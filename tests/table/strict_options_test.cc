@@ -9,10 +9,10 @@
 
 #include "monkey/install.h"
 #include "monkey/monkey_filter_policy.h"
+#include "monkey/tests/test_util.h"
 #include "rocksdb/db.h"
 #include "rocksdb/table.h"
 #include "rocksdb/utilities/options_util.h"
-#include "tests/test_util.h"
 
 namespace monkey {
 namespace {
@@ -20,15 +20,15 @@ namespace {
 // The OPTIONS file of a fresh DB under "monkey:7", with its filter_policy
 // line replaced by `policy` (unless empty).
 std::string OptionsFile(const test::TempDir& dir, const std::string& policy) {
-  rocksdb::Options options;
+  ROCKSDB_NAMESPACE::Options options;
   options.create_if_missing = true;
   EXPECT_TRUE(Install("monkey:7", &options).ok());
-  rocksdb::DB* db = nullptr;
-  EXPECT_TRUE(rocksdb::DB::Open(options, dir.Sub("db"), &db).ok());
+  ROCKSDB_NAMESPACE::DB* db = nullptr;
+  EXPECT_TRUE(ROCKSDB_NAMESPACE::DB::Open(options, dir.Sub("db"), &db).ok());
   delete db;
   std::string latest;
-  EXPECT_TRUE(rocksdb::GetLatestOptionsFileName(
-                  dir.Sub("db"), rocksdb::Env::Default(), &latest)
+  EXPECT_TRUE(ROCKSDB_NAMESPACE::GetLatestOptionsFileName(
+                  dir.Sub("db"), ROCKSDB_NAMESPACE::Env::Default(), &latest)
                   .ok());
   std::ifstream in(dir.Sub("db") + "/" + latest);
   std::stringstream text;
@@ -43,10 +43,11 @@ std::string OptionsFile(const test::TempDir& dir, const std::string& policy) {
   return path;
 }
 
-const rocksdb::FilterPolicy* DefaultPolicy(
-    const std::vector<rocksdb::ColumnFamilyDescriptor>& cfs) {
+const ROCKSDB_NAMESPACE::FilterPolicy* DefaultPolicy(
+    const std::vector<ROCKSDB_NAMESPACE::ColumnFamilyDescriptor>& cfs) {
   return cfs.at(0)
-      .options.table_factory->GetOptions<rocksdb::BlockBasedTableOptions>()
+      .options.table_factory
+      ->GetOptions<ROCKSDB_NAMESPACE::BlockBasedTableOptions>()
       ->filter_policy.get();
 }
 
@@ -58,8 +59,8 @@ TEST(StrictOptionsTest, LoadsAGoodFile) {
   ASSERT_EQ(policies.count("default"), 1u);
   EXPECT_NE(policies["default"].find("id=monkey"), std::string::npos);
 
-  rocksdb::DBOptions db_options;
-  std::vector<rocksdb::ColumnFamilyDescriptor> cfs;
+  ROCKSDB_NAMESPACE::DBOptions db_options;
+  std::vector<ROCKSDB_NAMESPACE::ColumnFamilyDescriptor> cfs;
   ASSERT_TRUE(LoadOptionsFromFileStrict(path, &db_options, &cfs).ok());
   ASSERT_NE(DefaultPolicy(cfs), nullptr);
   EXPECT_STREQ(DefaultPolicy(cfs)->Name(), "monkey");
@@ -70,23 +71,24 @@ TEST(StrictOptionsTest, RefusesWhatRocksDbDrops) {
        {"monkey:oops", "monkeyy:7", "{id=monkey;size_ratio=0.5}"}) {
     test::TempDir dir;
     const std::string path = OptionsFile(dir, bad);
-    rocksdb::DBOptions db_options;
-    std::vector<rocksdb::ColumnFamilyDescriptor> cfs;
+    ROCKSDB_NAMESPACE::DBOptions db_options;
+    std::vector<ROCKSDB_NAMESPACE::ColumnFamilyDescriptor> cfs;
     // What RocksDB does with it: no error, and no filter -- or, for a bad
     // option value, a policy without it.
-    rocksdb::ConfigOptions strict;
+    ROCKSDB_NAMESPACE::ConfigOptions strict;
     strict.ignore_unsupported_options = false;
     strict.ignore_unknown_options = false;
     ASSERT_TRUE(
-        rocksdb::LoadOptionsFromFile(strict, path, &db_options, &cfs).ok());
-    const rocksdb::FilterPolicy* loaded = DefaultPolicy(cfs);
+        ROCKSDB_NAMESPACE::LoadOptionsFromFile(strict, path, &db_options, &cfs)
+            .ok());
+    const ROCKSDB_NAMESPACE::FilterPolicy* loaded = DefaultPolicy(cfs);
     if (loaded != nullptr) {
       const auto* monkey = loaded->CheckedCast<MonkeyFilterPolicy>();
       ASSERT_NE(monkey, nullptr) << bad;
       EXPECT_EQ(monkey->options().size_ratio, 10) << bad;
     }
 
-    const rocksdb::Status s =
+    const ROCKSDB_NAMESPACE::Status s =
         LoadOptionsFromFileStrict(path, &db_options, &cfs);
     EXPECT_TRUE(s.IsInvalidArgument()) << bad << ": " << s.ToString();
     EXPECT_NE(s.ToString().find(bad), std::string::npos) << s.ToString();
@@ -94,8 +96,8 @@ TEST(StrictOptionsTest, RefusesWhatRocksDbDrops) {
 }
 
 TEST(StrictOptionsTest, MissingFileIsAnError) {
-  rocksdb::DBOptions db_options;
-  std::vector<rocksdb::ColumnFamilyDescriptor> cfs;
+  ROCKSDB_NAMESPACE::DBOptions db_options;
+  std::vector<ROCKSDB_NAMESPACE::ColumnFamilyDescriptor> cfs;
   EXPECT_FALSE(
       LoadOptionsFromFileStrict("/nonexistent/OPTIONS", &db_options, &cfs)
           .ok());

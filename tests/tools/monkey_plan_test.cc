@@ -14,16 +14,17 @@
 
 #include "monkey/key_permutation.h"
 #include "monkey/monkey_filter_policy.h"
+#include "monkey/table/shape_listener.h"
+#include "monkey/tests/small_tree_options.h"
+#include "monkey/tests/table/policy_peer.h"
+#include "monkey/tests/test_util.h"
+#include "monkey/util/advisor.h"
+#include "monkey/util/filter_fpr_model.h"
+#include "monkey/util/live_shape.h"
 #include "nlohmann/json.hpp"
 #include "rocksdb/comparator.h"
 #include "rocksdb/table.h"
 #include "rocksdb/table_properties.h"
-#include "tests/small_tree_options.h"
-#include "tests/test_util.h"
-#include "util/advisor.h"
-#include "util/filter_fpr_model.h"
-#include "util/key_space.h"
-#include "util/live_shape.h"
 
 namespace monkey {
 namespace {
@@ -146,43 +147,94 @@ TEST(MonkeyPlanTest, HelpDocumentsTheExitCodes) {
   }
 }
 
-// The advisor predicts with the policy's own live plan: what
-// PolicyPlan says a string builds is what a policy made from that string
-// builds for each level of the same live shape.
+// The advisor predicts with the policy's own live plan, on the live shape
+// the policy's listener publishes (ProjectLiveShape of the files, with
+// their key ranges): what PolicyPlan says a string builds, and what the
+// advice's own strings are said to build, is what a policy made from that
+// string builds for each level of the same tree.
 TEST(MonkeyPlanTest, TheAdvisorPredictsWhatThePolicyBuilds) {
-  const std::vector<LevelShape> shape = {
-      {9e5, 2}, {2.7e6, 1}, {1.2e7, 1}, {0, 0}, {1.1e8, 1}};
+  // Decimal keys; L0's two files over most of the range, L1 over part of
+  // it (compactions moved the rest down), L3 empty, L4 the last level.
+  auto key = [](uint64_t id) {
+    char buf[32];
+    snprintf(buf, sizeof(buf), "%012llu", static_cast<unsigned long long>(id));
+    return std::string(buf);
+  };
+  std::vector<LiveFile> files;
+  auto add = [&](int level, double entries, uint64_t from, uint64_t to) {
+    LiveFile f;
+    f.number = files.size() + 1;
+    f.level = level;
+    f.entries = entries;
+    f.bytes = 120 * entries;
+    f.smallest = key(from);
+    f.largest = key(to);
+    files.push_back(f);
+  };
+  add(0, 4.5e5, 10, 999000);
+  add(0, 4.5e5, 2000, 990000);
+  add(1, 1.35e6, 0, 300000);
+  add(1, 1.35e6, 300100, 610000);
+  for (int i = 0; i < 12; ++i) add(2, 1e6, i * 83333, i * 83333 + 83000);
+  for (int i = 0; i < 100; ++i) add(4, 1.1e6, i * 10000, i * 10000 + 9990);
+  const std::vector<LiveLevel> live = ProjectLiveShape(files, {});
+  ASSERT_EQ(live.size(), 5u);
+  EXPECT_LT(live[1].runs, 0.8);  // L1's reach is partial
+
+  auto expect_builds = [&](const std::string& options, const Plan& plan) {
+    SCOPED_TRACE(options);
+    const auto policy = test::PolicyOrDie(options);
+    const auto* monkey = policy->CheckedCast<MonkeyFilterPolicy>();
+    ASSERT_NE(monkey, nullptr);
+    MonkeyFilterPolicyPeer::UpdateLiveShape(*monkey, "cf", live);
+    ASSERT_EQ(plan.levels.size(), live.size());
+    for (int level = 0; level < static_cast<int>(live.size()); ++level) {
+      if (!(live[level].entries > 0)) continue;
+      EXPECT_EQ(monkey->MillibitsForLevel(level, 7, "cf"),
+                plan.levels[level].millibits_per_key)
+          << "L" << level;
+    }
+  };
   for (const std::string filter : {"bloom", "ribbon", "auto"}) {
     for (bool last_level_filter : {true, false}) {
       for (double bits : {5.5, 8.498, 12.0}) {
-        const std::string options =
-            MonkeyOptionsString(bits, last_level_filter, filter);
-        SCOPED_TRACE(options);
-        const auto policy = test::PolicyOrDie(options);
-        const auto* monkey = policy->CheckedCast<MonkeyFilterPolicy>();
-        ASSERT_NE(monkey, nullptr);
-        std::vector<LiveLevel> live;
-        for (const LevelShape& level : shape) {
-          live.push_back({level.entries, level.runs, 0, 0});
-        }
-        monkey->UpdateLiveShape("cf", live);
-        const Plan plan = PolicyPlan(shape, bits, last_level_filter, filter);
-        for (int level = 0; level < static_cast<int>(shape.size()); ++level) {
-          if (!(shape[level].entries > 0)) continue;
-          EXPECT_EQ(monkey->MillibitsForLevel(level, 7, "cf"),
-                    plan.levels[level].millibits_per_key)
-              << "L" << level;
-        }
+        expect_builds(MonkeyOptionsString(bits, last_level_filter, filter),
+                      PolicyPlan(live, bits, last_level_filter, filter));
       }
     }
   }
+
+  // The advice on these files (uniform 10-bit Bloom filters now): both of
+  // its strings, and the plans it predicts for them.
+  std::vector<AdvisorLevel> levels;
+  for (int level : {0, 1, 2, 4}) {
+    AdvisorLevel l;
+    l.level = level;
+    for (const LiveFile& f : files) {
+      if (f.level != level) continue;
+      l.files += 1;
+      l.entries += f.entries;
+    }
+    l.filter_entries = l.entries;
+    l.filter_bytes = l.entries * 10 / 8;
+    l.filter = "bloom";
+    l.model_fpr = FprModel::FastLocalBloom().FalsePositiveRate(10);
+    levels.push_back(l);
+  }
+  Advice advice;
+  ASSERT_EQ("", Advise(levels, files, &advice));
+  ASSERT_EQ("", advice.same_bytes.error);
+  ASSERT_EQ("", advice.same_fpr.error);
+  expect_builds(advice.same_bytes.options, advice.same_bytes.plan);
+  expect_builds(advice.same_fpr.options, advice.same_fpr.plan);
 }
 
 // A small leveled tree under `filter_uri` ("" for no filter): 30000 keys in
 // random order, compacted into several levels, then three more flushes kept
 // in L0 (automatic compactions off) so that L0 has runs.
-rocksdb::Options TreeOptions(const std::string& filter_uri) {
-  rocksdb::Options options = test::SmallTreeOptions(64, 64, 256, false);
+ROCKSDB_NAMESPACE::Options TreeOptions(const std::string& filter_uri) {
+  ROCKSDB_NAMESPACE::Options options =
+      test::SmallTreeOptions(64, 64, 256, false);
   options.max_bytes_for_level_multiplier = 4;
   if (!filter_uri.empty()) {
     EXPECT_TRUE(Install(filter_uri, &options).ok()) << filter_uri;
@@ -190,24 +242,25 @@ rocksdb::Options TreeOptions(const std::string& filter_uri) {
   return options;
 }
 
-void WriteTree(rocksdb::DB* db, rocksdb::ColumnFamilyHandle* cf = nullptr,
+void WriteTree(ROCKSDB_NAMESPACE::DB* db,
+               ROCKSDB_NAMESPACE::ColumnFamilyHandle* cf = nullptr,
                uint64_t keys = 30000) {
   if (cf == nullptr) cf = db->DefaultColumnFamily();
   const KeyPermutation permutation(7);
   const std::string value(100, 'v');
   for (uint64_t i = 0; i < keys; ++i) {
-    ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), cf,
+    ASSERT_TRUE(db->Put(ROCKSDB_NAMESPACE::WriteOptions(), cf,
                         test::Key(permutation.At(i) % 1000000000), value)
                     .ok());
   }
   test::WaitForCompactions(db);
   ASSERT_TRUE(db->SetOptions(cf, {{"disable_auto_compactions", "true"}}).ok());
   for (uint64_t i = keys; i < keys + 3000; ++i) {
-    ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), cf,
+    ASSERT_TRUE(db->Put(ROCKSDB_NAMESPACE::WriteOptions(), cf,
                         test::Key(permutation.At(i) % 1000000000), value)
                     .ok());
     if ((i - keys) % 1000 == 999) {
-      ASSERT_TRUE(db->Flush(rocksdb::FlushOptions(), cf).ok());
+      ASSERT_TRUE(db->Flush(ROCKSDB_NAMESPACE::FlushOptions(), cf).ok());
     }
   }
 }
@@ -264,38 +317,40 @@ TEST(MonkeyPlanTest, AdvisesOnASmallDatabase) {
   EXPECT_EQ(cf["name"], "default");
 
   // Against the database's own table properties, read here.
-  rocksdb::Options options = TreeOptions("bloomfilter:10");
-  rocksdb::DB* raw = nullptr;
-  ASSERT_TRUE(rocksdb::DB::OpenForReadOnly(options, path, &raw).ok());
-  std::unique_ptr<rocksdb::DB> db(raw);
-  rocksdb::ColumnFamilyMetaData meta;
+  ROCKSDB_NAMESPACE::Options options = TreeOptions("bloomfilter:10");
+  ROCKSDB_NAMESPACE::DB* raw = nullptr;
+  ASSERT_TRUE(ROCKSDB_NAMESPACE::DB::OpenForReadOnly(options, path, &raw).ok());
+  std::unique_ptr<ROCKSDB_NAMESPACE::DB> db(raw);
+  ROCKSDB_NAMESPACE::ColumnFamilyMetaData meta;
   db->GetColumnFamilyMetaData(&meta);
-  rocksdb::TablePropertiesCollection props;
+  ROCKSDB_NAMESPACE::TablePropertiesCollection props;
   ASSERT_TRUE(db->GetPropertiesOfAllTables(&props).ok());
   uint64_t filter_bytes = 0;
   for (const auto& [name, p] : props) filter_bytes += p->filter_size;
   EXPECT_EQ(cf["filter_bytes_now"], filter_bytes);
-  // The key space, for each level's filter probes per lookup.
-  std::string smallest = meta.levels[0].files.front().smallestkey, largest;
-  for (const rocksdb::LevelMetaData& level : meta.levels) {
+  // Each level's runs, weighted by reach, as the policy's listener counts
+  // them (table/shape_listener.cc): filter probes per absent-key lookup.
+  std::vector<LiveFile> files;
+  for (const ROCKSDB_NAMESPACE::LevelMetaData& level : meta.levels) {
     for (const auto& f : level.files) {
-      smallest = std::min(smallest, f.smallestkey);
-      largest = std::max(largest, f.largestkey);
+      LiveFile file = DescribeFile(f, level.level);
+      file.entries = props.at(f.db_path + f.name)->num_entries;
+      files.push_back(file);
     }
   }
-  const KeySpace space(smallest, largest);
+  const std::vector<LiveLevel> live = ProjectLiveShape(files, {});
   double sum_fpr = 0;
   int levels_with_files = 0;
-  for (const rocksdb::LevelMetaData& level : meta.levels) {
+  for (const ROCKSDB_NAMESPACE::LevelMetaData& level : meta.levels) {
     if (level.files.empty()) continue;
     ++levels_with_files;
     uint64_t entries = 0, level_filter_bytes = 0, filter_entries = 0;
     // Each file's FPR by the model at its own bits per key: the level's
     // model FPR is their average (by key range).
-    double lowest = 1, highest = 0, probes = 0;
+    double lowest = 1, highest = 0;
+    const double probes = live.at(level.level).runs;
     for (const auto& f : level.files) {
       entries += f.num_entries;
-      probes += space.Share(f.smallestkey, f.largestkey);
       const auto& p = props.at(f.db_path + f.name);
       level_filter_bytes += p->filter_size;
       filter_entries += p->num_filter_entries;
@@ -355,7 +410,8 @@ TEST(MonkeyPlanTest, WorksWhileAnotherProcessHasTheDatabaseOpen) {
   std::thread writer([&] {
     const std::string value(100, 'w');
     for (uint64_t i = 0; !stop; ++i) {
-      db->Put(rocksdb::WriteOptions(), test::Key(2000000000 + i), value)
+      db->Put(ROCKSDB_NAMESPACE::WriteOptions(), test::Key(2000000000 + i),
+              value)
           .PermitUncheckedError();
     }
   });
@@ -376,15 +432,16 @@ TEST(MonkeyPlanTest, ColumnFamilies) {
   test::TempDir dir;
   const std::string path = dir.Sub("db");
   {
-    rocksdb::Options options = TreeOptions("bloomfilter:10");
+    ROCKSDB_NAMESPACE::Options options = TreeOptions("bloomfilter:10");
     options.create_missing_column_families = true;
-    const rocksdb::Options no_filter = TreeOptions("");
-    std::vector<rocksdb::ColumnFamilyDescriptor> cfs = {
+    const ROCKSDB_NAMESPACE::Options no_filter = TreeOptions("");
+    std::vector<ROCKSDB_NAMESPACE::ColumnFamilyDescriptor> cfs = {
         {"default", options}, {"users", options}, {"logs", no_filter}};
-    std::vector<rocksdb::ColumnFamilyHandle*> handles;
-    rocksdb::DB* raw = nullptr;
-    ASSERT_TRUE(rocksdb::DB::Open(options, path, cfs, &handles, &raw).ok());
-    std::unique_ptr<rocksdb::DB> db(raw);
+    std::vector<ROCKSDB_NAMESPACE::ColumnFamilyHandle*> handles;
+    ROCKSDB_NAMESPACE::DB* raw = nullptr;
+    ASSERT_TRUE(
+        ROCKSDB_NAMESPACE::DB::Open(options, path, cfs, &handles, &raw).ok());
+    std::unique_ptr<ROCKSDB_NAMESPACE::DB> db(raw);
     WriteTree(db.get(), handles[1], 10000);
     WriteTree(db.get(), handles[2], 10000);
     for (auto* h : handles) ASSERT_TRUE(db->DestroyColumnFamilyHandle(h).ok());
@@ -423,14 +480,15 @@ TEST(MonkeyPlanTest, ColumnFamilies) {
 }
 
 // A comparator that the OPTIONS file names but nobody registered.
-class ReverseComparator : public rocksdb::Comparator {
+class ReverseComparator : public ROCKSDB_NAMESPACE::Comparator {
  public:
   const char* Name() const override { return "monkey.test.Reverse"; }
-  int Compare(const rocksdb::Slice& a, const rocksdb::Slice& b) const override {
+  int Compare(const ROCKSDB_NAMESPACE::Slice& a,
+              const ROCKSDB_NAMESPACE::Slice& b) const override {
     return -a.compare(b);
   }
   void FindShortestSeparator(std::string*,
-                             const rocksdb::Slice&) const override {}
+                             const ROCKSDB_NAMESPACE::Slice&) const override {}
   void FindShortSuccessor(std::string*) const override {}
 };
 
@@ -487,7 +545,7 @@ TEST(MonkeyPlanTest, BadInputsExitWithTheirCodes) {
   static ReverseComparator reverse;
   const std::string reversed = dir.Sub("reversed");
   {
-    rocksdb::Options options = TreeOptions("bloomfilter:10");
+    ROCKSDB_NAMESPACE::Options options = TreeOptions("bloomfilter:10");
     options.comparator = &reverse;
     auto db = test::OpenOrDie(options, reversed);
     WriteTree(db.get(), nullptr, 2000);

@@ -1,6 +1,6 @@
 // Tests of the FPR models (util/filter_fpr_model.h): the math against an
 // independent computation, and the models against real RocksDB filters.
-#include "util/filter_fpr_model.h"
+#include "monkey/util/filter_fpr_model.h"
 
 #include <gtest/gtest.h>
 
@@ -8,10 +8,10 @@
 #include <cstdio>
 #include <vector>
 
+#include "monkey/tests/test_util.h"
 #include "rocksdb/db.h"
 #include "rocksdb/sst_file_writer.h"
 #include "rocksdb/table.h"
-#include "tests/test_util.h"
 
 namespace monkey {
 namespace {
@@ -108,14 +108,16 @@ struct Measured {
 
 Measured MeasureFilter(const std::string& uri, int keys, uint64_t probes) {
   test::TempDir dir;
-  rocksdb::Options options;
+  ROCKSDB_NAMESPACE::Options options;
   options.create_if_missing = true;
-  options.statistics = rocksdb::CreateDBStatistics();
-  rocksdb::BlockBasedTableOptions table;
+  options.statistics = ROCKSDB_NAMESPACE::CreateDBStatistics();
+  ROCKSDB_NAMESPACE::BlockBasedTableOptions table;
   table.filter_policy = test::PolicyOrDie(uri);
-  options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+  options.table_factory.reset(
+      ROCKSDB_NAMESPACE::NewBlockBasedTableFactory(table));
 
-  rocksdb::SstFileWriter writer(rocksdb::EnvOptions(), options);
+  ROCKSDB_NAMESPACE::SstFileWriter writer(ROCKSDB_NAMESPACE::EnvOptions(),
+                                          options);
   const std::string sst = dir.Sub("data.sst");
   EXPECT_TRUE(writer.Open(sst).ok());
   for (int i = 0; i < keys; ++i) {
@@ -123,12 +125,13 @@ Measured MeasureFilter(const std::string& uri, int keys, uint64_t probes) {
   }
   EXPECT_TRUE(writer.Finish().ok());
 
-  rocksdb::DB* raw = nullptr;
-  EXPECT_TRUE(rocksdb::DB::Open(options, dir.Sub("db"), &raw).ok());
-  std::unique_ptr<rocksdb::DB> db(raw);
-  EXPECT_TRUE(
-      db->IngestExternalFile({sst}, rocksdb::IngestExternalFileOptions()).ok());
-  rocksdb::TablePropertiesCollection props;
+  ROCKSDB_NAMESPACE::DB* raw = nullptr;
+  EXPECT_TRUE(ROCKSDB_NAMESPACE::DB::Open(options, dir.Sub("db"), &raw).ok());
+  std::unique_ptr<ROCKSDB_NAMESPACE::DB> db(raw);
+  EXPECT_TRUE(db->IngestExternalFile(
+                    {sst}, ROCKSDB_NAMESPACE::IngestExternalFileOptions())
+                  .ok());
+  ROCKSDB_NAMESPACE::TablePropertiesCollection props;
   EXPECT_TRUE(db->GetPropertiesOfAllTables(&props).ok());
   Measured out;
   for (const auto& [name, p] : props) {
@@ -136,7 +139,7 @@ Measured MeasureFilter(const std::string& uri, int keys, uint64_t probes) {
   }
   std::string value;
   for (uint64_t q = 0; q < probes; ++q) {
-    EXPECT_TRUE(db->Get(rocksdb::ReadOptions(),
+    EXPECT_TRUE(db->Get(ROCKSDB_NAMESPACE::ReadOptions(),
                         test::AbsentKey(q % keys, q / keys), &value)
                     .IsNotFound());
   }

@@ -1,7 +1,7 @@
 // Tests of the planner (util/monkey_bpk.h): the budget holds, the optimum has
 // Monkey's structure, it matches the closed form and brute force, and bad
 // inputs are rejected rather than planned.
-#include "util/monkey_bpk.h"
+#include "monkey/util/monkey_bpk.h"
 
 #include <gtest/gtest.h>
 

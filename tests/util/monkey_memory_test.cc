@@ -3,7 +3,7 @@
 // budget planner with bisection on the budget, and against exhaustive
 // search), the closed form for the ideal Bloom filter, and bad or
 // unreachable targets are errors.
-#include "util/monkey_memory.h"
+#include "monkey/util/monkey_memory.h"
 
 #include <gtest/gtest.h>
 

@@ -1,9 +1,12 @@
 // Text and JSON of the advisor. See advice_output.h.
-#include "tools/advisor/advice_output.h"
+#include "monkey/tools/advisor/advice_output.h"
 
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
+#include <vector>
+
+#include "monkey/util/live_shape.h"
 
 namespace monkey::advisor {
 namespace {
@@ -26,11 +29,23 @@ double RealizedBits(const AdvisorLevel& l) {
   return l.filter_entries > 0 ? 8 * l.filter_bytes / l.filter_entries : 0;
 }
 
-double Runs(const AdvisorLevel& l) { return l.level == 0 ? l.files : 1; }
+// Runs per level as the policy counts them, each weighted by its reach:
+// filter probes per absent-key lookup (util/advisor.h).
+std::vector<double> RunsOf(const ColumnFamilyFacts& facts,
+                           const Advice* advice) {
+  std::vector<double> runs;
+  if (advice != nullptr) {
+    for (const LevelShape& level : advice->shape) runs.push_back(level.runs);
+  } else {
+    for (const LiveLevel& level : ProjectLiveShape(facts.live_files, {})) {
+      runs.push_back(level.runs);
+    }
+  }
+  return runs;
+}
 
-double Probes(const AdvisorLevel& l, const Advice* advice) {
-  if (advice != nullptr) return advice->probes[l.level];
-  return l.probes >= 0 ? l.probes : Runs(l);
+double At(const std::vector<double>& v, int level) {
+  return level >= 0 && static_cast<size_t>(level) < v.size() ? v[level] : 0;
 }
 
 double FprNow(const AdvisorLevel& l, const Advice* advice) {
@@ -64,21 +79,20 @@ std::string AdviceText(const ColumnFamilyFacts& facts, const Advice* advice,
     return out;
   }
   if (advice != nullptr) {
-    Append(&out, "%-76s | %-18s | %-18s\n", "", "Monkey, same bytes",
+    Append(&out, "%-69s | %-18s | %-18s\n", "", "Monkey, same bytes",
            "Monkey, same FPR");
   }
-  Append(&out, "%-5s %6s %5s %6s %12s %10s %8s %-6s %10s", "level", "files",
-         "runs", "probes", "keys", "filter MiB", "bits/key", "filter",
-         "model FPR");
+  Append(&out, "%-5s %6s %6s %12s %10s %8s %-6s %10s", "level", "files", "runs",
+         "keys", "filter MiB", "bits/key", "filter", "model FPR");
   if (advice != nullptr) {
     Append(&out, " | %7s %10s | %7s %10s", "bits", "FPR", "bits", "FPR");
   }
   out += "\n";
+  const std::vector<double> runs = RunsOf(facts, advice);
   for (const AdvisorLevel& l : facts.levels) {
-    Append(&out, "L%-4d %6.0f %5.0f %6.3f %12.0f %10.3f %8.3f %-6s %9.4f%%",
-           l.level, l.files, Runs(l), Probes(l, advice), l.entries,
-           MiB(l.filter_bytes), RealizedBits(l), l.filter.c_str(),
-           FprNow(l, advice) * 100);
+    Append(&out, "L%-4d %6.0f %6.3f %12.0f %10.3f %8.3f %-6s %9.4f%%", l.level,
+           l.files, At(runs, l.level), l.entries, MiB(l.filter_bytes),
+           RealizedBits(l), l.filter.c_str(), FprNow(l, advice) * 100);
     if (advice != nullptr) {
       Append(&out, " | %s | %s",
              Suggested(advice->same_bytes, *advice, l.level).c_str(),
@@ -117,17 +131,18 @@ std::string AdviceText(const ColumnFamilyFacts& facts, const Advice* advice,
   }
   if (a.frozen_filter_bytes > 0 && a.filter_bytes_now > 0) {
     Append(&out,
-           "  (planned as frozen, L0's runs in the budget, the same sum FPR "
-           "would take %.3f MiB,\n  %.1f%% less than now; the policy budgets "
-           "the tree L0's keys are going to,\n  and gives L0 what that "
-           "plan's price buys on top)\n",
+           "  (planned as frozen, every level for the tree as it stands, the "
+           "same sum FPR would\n  take %.3f MiB, %.1f%% less than now; the "
+           "policy plans L1 and below for the tree\n  L0's keys are going "
+           "to)\n",
            MiB(a.frozen_filter_bytes),
            (1 - a.frozen_filter_bytes / a.filter_bytes_now) * 100);
   }
   Append(&out,
-         "  (probes: filter probes per absent-key lookup, lookups spread "
-         "evenly over the key\n  range; sum FPR = sum of probes * FPR: "
-         "false positives per absent-key lookup)\n");
+         "  (runs: filter probes per absent-key lookup, each run weighted by "
+         "the share of the\n  tree's keys in its key range, as the policy "
+         "counts them; sum FPR = sum of runs * FPR:\n  false positives per "
+         "absent-key lookup)\n");
   if (!a.last_level_filter) {
     Append(&out,
            "  L%zu has no filter: its keys and its FPR of 1 are left out of "
@@ -150,9 +165,10 @@ json AdviceJson(const ColumnFamilyFacts& facts, const Advice* advice) {
   }
   json cf = {{"name", facts.name}, {"levels", levels}};
   if (advice == nullptr) {
+    const std::vector<double> runs = RunsOf(facts, nullptr);
     double sum = 0, bytes = 0;
     for (const AdvisorLevel& l : facts.levels) {
-      sum += Probes(l, nullptr);
+      sum += At(runs, l.level);  // no filters: FPR 1
       bytes += l.filter_bytes;
     }
     cf["sum_fpr_now"] = sum;

@@ -1,15 +1,15 @@
 // What monkey_plan --db prints for one column family: a table per level
-// (files, runs, keys, filter bytes, realized bits/key, filter kind, model
-// FPR, and the bits/key and FPR of both suggestions), the Sum FPR and
+// (files, runs by reach, keys, filter bytes, realized bits/key, filter kind,
+// model FPR, and the bits/key and FPR of both suggestions), the Sum FPR and
 // filter bytes now, and the two suggestions with their options strings; or
 // the same as JSON (keys in docs/advisor.md).
 #pragma once
 
 #include <string>
 
+#include "monkey/tools/advisor/db_facts.h"
+#include "monkey/util/advisor.h"
 #include "nlohmann/json.hpp"
-#include "tools/advisor/db_facts.h"
-#include "util/advisor.h"
 
 namespace monkey::advisor {
 

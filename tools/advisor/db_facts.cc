@@ -6,7 +6,7 @@
 // tests/tools/monkey_plan_test.cc opens the database from another process
 // while the test holds it open. Files the writer deletes under us (a
 // compaction finishing) make a read fail; then it opens again, a few times.
-#include "tools/advisor/db_facts.h"
+#include "monkey/tools/advisor/db_facts.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -19,11 +19,11 @@
 
 #include "monkey/filter_report.h"
 #include "monkey/install.h"
+#include "monkey/table/shape_listener.h"
 #include "rocksdb/convenience.h"
 #include "rocksdb/db.h"
 #include "rocksdb/table_properties.h"
 #include "rocksdb/utilities/options_util.h"
-#include "util/key_space.h"
 
 namespace monkey::advisor {
 namespace {
@@ -158,20 +158,11 @@ Failure ReadColumnFamily(DB* db, ColumnFamilyHandle* cf,
   }
   std::map<uint64_t, const ROCKSDB_NAMESPACE::TableProperties*> by_number;
   for (const auto& [path, p] : props) by_number[FileNumberOf(path)] = p.get();
-  // The column family's key space, for the share of lookups each file's
-  // filter sees.
-  std::string smallest, largest;
-  bool first = true;
-  for (const ROCKSDB_NAMESPACE::LevelMetaData& level : meta.levels) {
-    for (const ROCKSDB_NAMESPACE::SstFileMetaData& f : level.files) {
-      if (first || f.smallestkey < smallest) smallest = f.smallestkey;
-      if (first || f.largestkey > largest) largest = f.largestkey;
-      first = false;
-    }
-  }
-  const KeySpace space(smallest, largest);
-  std::map<int, double> probes;
+  // Each file as the policy's listener describes it (DescribeFile:
+  // number, level, entries, size, key range), for the live shape the
+  // advisor plans; its filter is left unknown (see util/advisor.h).
   std::map<int, double> unfiltered_entries;
+  std::map<int, uint64_t> files_at;
   for (const ROCKSDB_NAMESPACE::LevelMetaData& level : meta.levels) {
     for (const ROCKSDB_NAMESPACE::SstFileMetaData& f : level.files) {
       auto it = by_number.find(f.file_number);
@@ -182,7 +173,6 @@ Failure ReadColumnFamily(DB* db, ColumnFamilyHandle* cf,
                                         "(its properties block is missing "
                                         "or corrupt)"};
       }
-      probes[level.level] += space.Share(f.smallestkey, f.largestkey);
       const ROCKSDB_NAMESPACE::TableProperties& p = *it->second;
       if (p.filter_size > 0 && p.num_filter_entries == 0) {
         return {kNoTableProperties,
@@ -194,6 +184,12 @@ Failure ReadColumnFamily(DB* db, ColumnFamilyHandle* cf,
       if (p.filter_size == 0) {
         unfiltered_entries[level.level] += static_cast<double>(p.num_entries);
       }
+      LiveFile file = DescribeFile(f, level.level);
+      // num_entries from the properties: the metadata's is 0 for files
+      // whose properties the open did not load (skip_stats_update_on_db_open).
+      file.entries = static_cast<double>(p.num_entries);
+      facts->live_files.push_back(std::move(file));
+      ++files_at[level.level];
     }
   }
 
@@ -211,7 +207,16 @@ Failure ReadColumnFamily(DB* db, ColumnFamilyHandle* cf,
             /*retry=*/true};
   }
   for (const LevelFilterReport& l : report.levels) {
-    if (l.level < 0 || l.files == 0) continue;
+    if (l.level < 0) continue;
+    // The report reads the metadata again: a writer's compaction in
+    // between may have changed the files (Advise checks the counts too).
+    if (files_at[l.level] != l.files) {
+      return {kRocksDbError,
+              "the files of column family '" + facts->name +
+                  "' changed while they were read",
+              /*retry=*/true};
+    }
+    if (l.files == 0) continue;
     AdvisorLevel a;
     a.level = l.level;
     a.files = static_cast<double>(l.files);
@@ -221,7 +226,6 @@ Failure ReadColumnFamily(DB* db, ColumnFamilyHandle* cf,
     a.unfiltered_entries = unfiltered_entries[l.level];
     a.filter = l.filter;
     a.model_fpr = l.model_fpr.value_or(1.0);
-    a.probes = probes[l.level];
     facts->levels.push_back(a);
   }
   return {};

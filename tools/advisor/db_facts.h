@@ -8,7 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "util/advisor.h"
+#include "monkey/util/advisor.h"
+#include "monkey/util/live_shape.h"
 
 namespace monkey::advisor {
 
@@ -27,6 +28,7 @@ enum ExitCode : int {
 struct ColumnFamilyFacts {
   std::string name;
   std::vector<AdvisorLevel> levels;  // levels with files, top down
+  std::vector<LiveFile> live_files;  // its SST files, for the live shape
   uint64_t files = 0;
 };
 

@@ -1,5 +1,5 @@
 // fpr_check's baselines and their comparison. See baseline.h.
-#include "tools/fpr_check/baseline.h"
+#include "monkey/tools/fpr_check/baseline.h"
 
 #include <cinttypes>
 #include <cmath>
@@ -14,7 +14,7 @@ namespace monkey::fpr_check {
 namespace {
 
 using nlohmann::ordered_json;
-using rocksdb::Status;
+using ROCKSDB_NAMESPACE::Status;
 
 constexpr int kFormatVersion = 1;
 

@@ -20,8 +20,8 @@
 #include <vector>
 
 #include "monkey/filter_report.h"
+#include "monkey/tools/fpr_check/tree.h"
 #include "rocksdb/status.h"
-#include "tools/fpr_check/tree.h"
 
 namespace monkey::fpr_check {
 
@@ -59,9 +59,10 @@ Result FromReport(const FilterReport& report, const std::string& filter_uri,
 
 std::string ToJson(const Result& result);
 // InvalidArgument naming what is missing or malformed.
-rocksdb::Status FromJson(const std::string& json, Result* result);
-rocksdb::Status WriteBaseline(const std::string& path, const Result& result);
-rocksdb::Status ReadBaseline(const std::string& path, Result* result);
+ROCKSDB_NAMESPACE::Status FromJson(const std::string& json, Result* result);
+ROCKSDB_NAMESPACE::Status WriteBaseline(const std::string& path,
+                                        const Result& result);
+ROCKSDB_NAMESPACE::Status ReadBaseline(const std::string& path, Result* result);
 
 struct Tolerance {
   double sigmas = 4;

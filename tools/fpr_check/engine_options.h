@@ -24,13 +24,13 @@ struct EngineOptionsSpec {
 // Fills *options and sets *filter_uri to the policy used, as a string: the
 // --filter_uri, or the filter_policy value of the options. num_levels is 0
 // unless the options set it.
-rocksdb::Status LoadEngineOptions(const EngineOptionsSpec& spec,
-                                  rocksdb::Options* options,
-                                  std::string* filter_uri);
+ROCKSDB_NAMESPACE::Status LoadEngineOptions(const EngineOptionsSpec& spec,
+                                            ROCKSDB_NAMESPACE::Options* options,
+                                            std::string* filter_uri);
 
 // The filter_policy value of the default column family's table options in
 // an OPTIONS file, or "" if it has none.
-rocksdb::Status FilterPolicyInOptionsFile(const std::string& path,
-                                          std::string* value);
+ROCKSDB_NAMESPACE::Status FilterPolicyInOptionsFile(const std::string& path,
+                                                    std::string* value);
 
 }  // namespace monkey::fpr_check

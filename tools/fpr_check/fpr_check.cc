@@ -17,12 +17,12 @@
 #include <string>
 
 #include "monkey/filter_report.h"
+#include "monkey/tools/fpr_check/baseline.h"
+#include "monkey/tools/fpr_check/engine_options.h"
+#include "monkey/tools/fpr_check/tree.h"
 #include "rocksdb/db.h"
 #include "rocksdb/statistics.h"
 #include "rocksdb/version.h"
-#include "tools/fpr_check/baseline.h"
-#include "tools/fpr_check/engine_options.h"
-#include "tools/fpr_check/tree.h"
 
 DEFINE_string(filter_uri, "",
               "Filter policy to check, as FilterPolicy::CreateFromString "
@@ -69,7 +69,7 @@ void Progress(const std::string& line) {
   fprintf(stderr, "fpr_check [%6.1f s] %s\n", seconds, line.c_str());
 }
 
-int Fail(const std::string& what, const rocksdb::Status& s) {
+int Fail(const std::string& what, const ROCKSDB_NAMESPACE::Status& s) {
   fprintf(stderr, "fpr_check: %s: %s\n", what.c_str(), s.ToString().c_str());
   return kBadInput;
 }
@@ -110,7 +110,7 @@ int Run() {
   g_start = std::chrono::steady_clock::now();
   Result baseline;
   if (!FLAGS_baseline.empty()) {
-    const rocksdb::Status s = ReadBaseline(FLAGS_baseline, &baseline);
+    const ROCKSDB_NAMESPACE::Status s = ReadBaseline(FLAGS_baseline, &baseline);
     if (!s.ok()) return Fail("--baseline", s);
   }
   TreeSpec tree;
@@ -127,16 +127,17 @@ int Run() {
   engine.options_string = FLAGS_options;
   engine.filter_uri = FLAGS_filter_uri;
   engine.fallback_filter_uri = baseline.filter_uri;  // "" without a baseline
-  rocksdb::Options options;
+  ROCKSDB_NAMESPACE::Options options;
   std::string filter_uri;
-  rocksdb::Status s = LoadEngineOptions(engine, &options, &filter_uri);
+  ROCKSDB_NAMESPACE::Status s =
+      LoadEngineOptions(engine, &options, &filter_uri);
   if (!s.ok()) return Fail("options", s);
   if (!FLAGS_baseline.empty() && filter_uri != baseline.filter_uri) {
     Progress("note: checking '" + filter_uri + "' against a baseline of '" +
              baseline.filter_uri + "'");
   }
   MakeDeterministic(tree, &options);
-  options.statistics = rocksdb::CreateDBStatistics();
+  options.statistics = ROCKSDB_NAMESPACE::CreateDBStatistics();
 
   std::string path = FLAGS_db;
   bool remove_path = false;
@@ -144,12 +145,13 @@ int Run() {
     std::string pattern =
         (std::filesystem::temp_directory_path() / "fpr_check_XXXXXX").string();
     if (mkdtemp(pattern.data()) == nullptr) {
-      return Fail("temporary directory", rocksdb::Status::IOError(pattern));
+      return Fail("temporary directory",
+                  ROCKSDB_NAMESPACE::Status::IOError(pattern));
     }
     path = pattern + "/db";
     remove_path = true;
   } else if (std::filesystem::exists(path)) {
-    return Fail("--db", rocksdb::Status::InvalidArgument(
+    return Fail("--db", ROCKSDB_NAMESPACE::Status::InvalidArgument(
                             path + " exists; fpr_check builds a fresh tree"));
   }
   struct Cleanup {
@@ -169,10 +171,10 @@ int Run() {
   // Reopen: table readers then know each file's level for the counters.
   options.create_if_missing = false;
   options.error_if_exists = false;
-  rocksdb::DB* raw = nullptr;
-  s = rocksdb::DB::Open(options, path, &raw);
+  ROCKSDB_NAMESPACE::DB* raw = nullptr;
+  s = ROCKSDB_NAMESPACE::DB::Open(options, path, &raw);
   if (!s.ok()) return Fail("reopening the tree", s);
-  std::unique_ptr<rocksdb::DB> db(raw);
+  std::unique_ptr<ROCKSDB_NAMESPACE::DB> db(raw);
   Progress("probing " + std::to_string(tree.probes) + " absent keys");
   FilterStatsCollector collector;
   collector.Start(options.statistics);

@@ -1,5 +1,5 @@
 // fpr_check's deterministic tree. See tree.h.
-#include "tools/fpr_check/tree.h"
+#include "monkey/tools/fpr_check/tree.h"
 
 #include <cinttypes>
 #include <cmath>
@@ -12,16 +12,16 @@
 namespace monkey::fpr_check {
 namespace {
 
-using rocksdb::Status;
+using ROCKSDB_NAMESPACE::Status;
 
 // Writes keys [first, first + count) into the memtable and flushes them
 // into one L0 file.
-Status WriteAndFlush(const TreeSpec& spec, rocksdb::DB* db, uint64_t first,
-                     uint64_t count) {
+Status WriteAndFlush(const TreeSpec& spec, ROCKSDB_NAMESPACE::DB* db,
+                     uint64_t first, uint64_t count) {
   const KeyPermutation keys(spec.seed);
   KeyPermutation::Cursor cursor = keys.From(first);
   const std::string value(spec.value_size, 'v');
-  rocksdb::WriteOptions no_wal;
+  ROCKSDB_NAMESPACE::WriteOptions no_wal;
   no_wal.disableWAL = true;  // the tree is rebuilt, never recovered
   char key[24];
   for (uint64_t i = 0; i < count; ++i) {
@@ -29,13 +29,13 @@ Status WriteAndFlush(const TreeSpec& spec, rocksdb::DB* db, uint64_t first,
     Status s = db->Put(no_wal, key, value);
     if (!s.ok()) return s;
   }
-  Status s = db->Flush(rocksdb::FlushOptions());
+  Status s = db->Flush(ROCKSDB_NAMESPACE::FlushOptions());
   RefreshShape(db);  // a live-shape policy sees each step, in order
   return s;
 }
 
-std::vector<std::string> FilesAt(rocksdb::DB* db, int level) {
-  rocksdb::ColumnFamilyMetaData meta;
+std::vector<std::string> FilesAt(ROCKSDB_NAMESPACE::DB* db, int level) {
+  ROCKSDB_NAMESPACE::ColumnFamilyMetaData meta;
   db->GetColumnFamilyMetaData(&meta);
   std::vector<std::string> names;
   for (const auto& f : meta.levels[level].files) names.push_back(f.name);
@@ -51,7 +51,8 @@ uint64_t TreeSpec::KeysAt(int level) const {
   return static_cast<uint64_t>(std::llround(num / std::pow(size_ratio, steps)));
 }
 
-void MakeDeterministic(const TreeSpec& spec, rocksdb::Options* options) {
+void MakeDeterministic(const TreeSpec& spec,
+                       ROCKSDB_NAMESPACE::Options* options) {
   options->create_if_missing = true;
   options->error_if_exists = true;
   // An engine's OPTIONS file may name its own directories: write nowhere
@@ -60,7 +61,7 @@ void MakeDeterministic(const TreeSpec& spec, rocksdb::Options* options) {
   options->db_log_dir.clear();
   options->db_paths.clear();
   options->cf_paths.clear();
-  options->compaction_style = rocksdb::kCompactionStyleLevel;
+  options->compaction_style = ROCKSDB_NAMESPACE::kCompactionStyleLevel;
   options->disable_auto_compactions = true;
   options->max_subcompactions = 1;
   if (options->num_levels < spec.levels) options->num_levels = spec.levels;
@@ -74,13 +75,14 @@ void MakeDeterministic(const TreeSpec& spec, rocksdb::Options* options) {
   options->write_buffer_manager.reset();
 }
 
-Status BuildTree(const TreeSpec& spec, const rocksdb::Options& options,
+Status BuildTree(const TreeSpec& spec,
+                 const ROCKSDB_NAMESPACE::Options& options,
                  const std::string& path,
                  void (*progress)(const std::string& line)) {
-  rocksdb::DB* raw = nullptr;
-  Status s = rocksdb::DB::Open(options, path, &raw);
+  ROCKSDB_NAMESPACE::DB* raw = nullptr;
+  Status s = ROCKSDB_NAMESPACE::DB::Open(options, path, &raw);
   if (!s.ok()) return s;
-  std::unique_ptr<rocksdb::DB> db(raw);
+  std::unique_ptr<ROCKSDB_NAMESPACE::DB> db(raw);
   RefreshShape(db.get());
 
   uint64_t next = 0;  // key numbers used so far
@@ -91,7 +93,7 @@ Status BuildTree(const TreeSpec& spec, const rocksdb::Options& options,
     s = WriteAndFlush(spec, db.get(), next, n);
     if (!s.ok()) return s;
     next += n;
-    rocksdb::CompactionOptions compact;
+    ROCKSDB_NAMESPACE::CompactionOptions compact;
     compact.max_subcompactions = 1;
     s = db->CompactFiles(compact, FilesAt(db.get(), 0), level);
     if (!s.ok()) return s;
@@ -103,7 +105,7 @@ Status BuildTree(const TreeSpec& spec, const rocksdb::Options& options,
   // shape. Other policies build the same filters again.
   for (int level = spec.levels - 1; level >= 1; --level) {
     progress("L" + std::to_string(level) + ": rewritten in place");
-    rocksdb::CompactionOptions compact;
+    ROCKSDB_NAMESPACE::CompactionOptions compact;
     compact.max_subcompactions = 1;
     s = db->CompactFiles(compact, FilesAt(db.get(), level), level);
     if (!s.ok()) return s;
@@ -119,7 +121,7 @@ Status BuildTree(const TreeSpec& spec, const rocksdb::Options& options,
   }
   // The tree must be exactly what was built: l0_files in L0, and every
   // level holding its keys.
-  rocksdb::ColumnFamilyMetaData meta;
+  ROCKSDB_NAMESPACE::ColumnFamilyMetaData meta;
   db->GetColumnFamilyMetaData(&meta);
   for (int level = 0; level < spec.levels; ++level) {
     uint64_t entries = 0;
@@ -139,7 +141,7 @@ Status BuildTree(const TreeSpec& spec, const rocksdb::Options& options,
   return db->Close();
 }
 
-Status ProbeAbsent(const TreeSpec& spec, rocksdb::DB* db,
+Status ProbeAbsent(const TreeSpec& spec, ROCKSDB_NAMESPACE::DB* db,
                    FilterStatsCollector* collector) {
   const KeyPermutation keys(spec.seed);
   KeyPermutation::Cursor cursor = keys.From(kFirstAbsentKey);
@@ -149,7 +151,7 @@ Status ProbeAbsent(const TreeSpec& spec, rocksdb::DB* db,
   uint64_t found = 0;
   for (uint64_t i = 0; i < spec.probes; ++i) {
     snprintf(key, sizeof(key), "%016" PRIx64, cursor.Next());
-    const Status s = db->Get(rocksdb::ReadOptions(), key, &value);
+    const Status s = db->Get(ROCKSDB_NAMESPACE::ReadOptions(), key, &value);
     if (s.ok()) {
       ++found;
     } else if (!s.IsNotFound()) {

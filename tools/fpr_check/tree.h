@@ -44,16 +44,19 @@ inline constexpr uint64_t kFirstAbsentKey = uint64_t{1} << 62;
 // no automatic compactions, memtables big enough that only explicit flushes
 // write files, one subcompaction. num_levels is spec.levels unless the
 // caller's is higher (an engine's setting; 0 means not set).
-void MakeDeterministic(const TreeSpec& spec, rocksdb::Options* options);
+void MakeDeterministic(const TreeSpec& spec,
+                       ROCKSDB_NAMESPACE::Options* options);
 
 // Builds the tree in an empty directory. `progress` gets one line per step.
-rocksdb::Status BuildTree(const TreeSpec& spec, const rocksdb::Options& options,
-                          const std::string& path,
-                          void (*progress)(const std::string& line));
+ROCKSDB_NAMESPACE::Status BuildTree(const TreeSpec& spec,
+                                    const ROCKSDB_NAMESPACE::Options& options,
+                                    const std::string& path,
+                                    void (*progress)(const std::string& line));
 
 // Looks up spec.probes absent keys on this thread, counting every filter
 // outcome in `collector`. A key found is an error: the probes must be absent.
-rocksdb::Status ProbeAbsent(const TreeSpec& spec, rocksdb::DB* db,
-                            FilterStatsCollector* collector);
+ROCKSDB_NAMESPACE::Status ProbeAbsent(const TreeSpec& spec,
+                                      ROCKSDB_NAMESPACE::DB* db,
+                                      FilterStatsCollector* collector);
 
 }  // namespace monkey::fpr_check

@@ -1,11 +1,11 @@
 // Tests of fpr_check's baselines and comparison (tools/fpr_check/baseline.cc).
-#include "tools/fpr_check/baseline.h"
+#include "monkey/tools/fpr_check/baseline.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "tests/test_util.h"
+#include "monkey/tests/test_util.h"
 
 namespace monkey::fpr_check {
 namespace {
@@ -55,7 +55,7 @@ TEST(FprCheckBaselineTest, MalformedBaselinesAreInvalidArgument) {
   EXPECT_TRUE(FromJson(R"({"fpr_check_format": 99})", &r).IsInvalidArgument());
   std::string json = ToJson(Sample());
   json.replace(json.find("\"useful\""), 8, "\"usefull\"");
-  const rocksdb::Status s = FromJson(json, &r);
+  const ROCKSDB_NAMESPACE::Status s = FromJson(json, &r);
   EXPECT_TRUE(s.IsInvalidArgument());
   EXPECT_NE(s.ToString().find("useful"), std::string::npos) << s.ToString();
   EXPECT_TRUE(ReadBaseline("/nonexistent/baseline.json", &r).IsIOError());

@@ -1,44 +1,47 @@
 // Tests of fpr_check's engine options (tools/fpr_check/engine_options.cc).
-#include "tools/fpr_check/engine_options.h"
+#include "monkey/tools/fpr_check/engine_options.h"
 
 #include <gtest/gtest.h>
 
 #include <fstream>
 
 #include "monkey/monkey_filter_policy.h"
+#include "monkey/tests/test_util.h"
 #include "rocksdb/db.h"
 #include "rocksdb/table.h"
 #include "rocksdb/utilities/options_util.h"
-#include "tests/test_util.h"
 
 namespace monkey::fpr_check {
 namespace {
 
-const rocksdb::BlockBasedTableOptions& Table(const rocksdb::Options& options) {
-  return *options.table_factory->GetOptions<rocksdb::BlockBasedTableOptions>();
+const ROCKSDB_NAMESPACE::BlockBasedTableOptions& Table(
+    const ROCKSDB_NAMESPACE::Options& options) {
+  return *options.table_factory
+              ->GetOptions<ROCKSDB_NAMESPACE::BlockBasedTableOptions>();
 }
 
 // An engine's DB: its OPTIONS file, with a filter policy and a block size.
 std::string EngineOptionsFile(const test::TempDir& dir,
                               const std::string& filter_policy) {
-  rocksdb::Options options;
+  ROCKSDB_NAMESPACE::Options options;
   options.create_if_missing = true;
   options.num_levels = 6;
-  rocksdb::ConfigOptions config;
+  ROCKSDB_NAMESPACE::ConfigOptions config;
   config.ignore_unsupported_options = false;
   config.input_strings_escaped = false;
-  EXPECT_TRUE(rocksdb::GetOptionsFromString(
+  EXPECT_TRUE(ROCKSDB_NAMESPACE::GetOptionsFromString(
                   config, options,
                   "block_based_table_factory={block_size=8192;filter_policy=" +
                       filter_policy + "}",
                   &options)
                   .ok());
-  rocksdb::DB* db = nullptr;
-  EXPECT_TRUE(rocksdb::DB::Open(options, dir.Sub("engine"), &db).ok());
+  ROCKSDB_NAMESPACE::DB* db = nullptr;
+  EXPECT_TRUE(
+      ROCKSDB_NAMESPACE::DB::Open(options, dir.Sub("engine"), &db).ok());
   delete db;
   std::string file;
-  EXPECT_TRUE(rocksdb::GetLatestOptionsFileName(dir.Sub("engine"),
-                                                rocksdb::Env::Default(), &file)
+  EXPECT_TRUE(ROCKSDB_NAMESPACE::GetLatestOptionsFileName(
+                  dir.Sub("engine"), ROCKSDB_NAMESPACE::Env::Default(), &file)
                   .ok());
   return dir.Sub("engine") + "/" + file;
 }
@@ -46,7 +49,7 @@ std::string EngineOptionsFile(const test::TempDir& dir,
 TEST(FprCheckEngineOptionsTest, FilterUriAlone) {
   EngineOptionsSpec spec;
   spec.filter_uri = "monkey:7";
-  rocksdb::Options options;
+  ROCKSDB_NAMESPACE::Options options;
   std::string uri;
   ASSERT_TRUE(LoadEngineOptions(spec, &options, &uri).ok());
   EXPECT_EQ(uri, "monkey:7");
@@ -66,7 +69,7 @@ TEST(FprCheckEngineOptionsTest, AnEnginesOptionsFileAndItsPolicy) {
 
   EngineOptionsSpec spec;
   spec.options_file = file;
-  rocksdb::Options options;
+  ROCKSDB_NAMESPACE::Options options;
   std::string uri;
   ASSERT_TRUE(LoadEngineOptions(spec, &options, &uri).ok());
   EXPECT_EQ(uri, value);
@@ -101,16 +104,16 @@ TEST(FprCheckEngineOptionsTest, AnUnknownPolicyInTheFileIsAnError) {
 
   EngineOptionsSpec spec;
   spec.options_file = typo;
-  rocksdb::Options options;
+  ROCKSDB_NAMESPACE::Options options;
   std::string uri;
-  const rocksdb::Status s = LoadEngineOptions(spec, &options, &uri);
+  const ROCKSDB_NAMESPACE::Status s = LoadEngineOptions(spec, &options, &uri);
   EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
   EXPECT_NE(s.ToString().find("bloomfilterr"), std::string::npos)
       << s.ToString();
 }
 
 TEST(FprCheckEngineOptionsTest, BadInputsAreErrors) {
-  rocksdb::Options options;
+  ROCKSDB_NAMESPACE::Options options;
   std::string uri;
   EngineOptionsSpec spec;
   EXPECT_TRUE(LoadEngineOptions(spec, &options, &uri).IsInvalidArgument());
@@ -134,7 +137,7 @@ TEST(FprCheckEngineOptionsTest, BaselineFilterIsTheFallback) {
   EngineOptionsSpec spec;
   spec.options_string = "num_levels=6";
   spec.fallback_filter_uri = "ribbonfilter:10";
-  rocksdb::Options options;
+  ROCKSDB_NAMESPACE::Options options;
   std::string uri;
   ASSERT_TRUE(LoadEngineOptions(spec, &options, &uri).ok());
   EXPECT_EQ(uri, "ribbonfilter:10");

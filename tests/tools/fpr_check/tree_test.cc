@@ -1,5 +1,5 @@
 // Tests of fpr_check's deterministic tree (tools/fpr_check/tree.cc).
-#include "tools/fpr_check/tree.h"
+#include "monkey/tools/fpr_check/tree.h"
 
 #include <gtest/gtest.h>
 
@@ -7,9 +7,9 @@
 #include <tuple>
 
 #include "monkey/install.h"
+#include "monkey/tests/test_util.h"
+#include "monkey/tools/fpr_check/baseline.h"
 #include "rocksdb/table.h"
-#include "tests/test_util.h"
-#include "tools/fpr_check/baseline.h"
 
 namespace monkey::fpr_check {
 namespace {
@@ -32,28 +32,28 @@ struct Built {
 
 Built BuildAndMeasure(const TreeSpec& spec, const std::string& uri,
                       const std::string& path) {
-  rocksdb::Options options;
+  ROCKSDB_NAMESPACE::Options options;
   Install(uri, &options);
   MakeDeterministic(spec, &options);
   options.max_background_jobs = 4;  // background threads must not matter
   Built built;
-  rocksdb::Status s = BuildTree(spec, options, path, Quiet);
+  ROCKSDB_NAMESPACE::Status s = BuildTree(spec, options, path, Quiet);
   EXPECT_TRUE(s.ok()) << s.ToString();
   options.create_if_missing = false;
   options.error_if_exists = false;
-  rocksdb::DB* raw = nullptr;
-  s = rocksdb::DB::Open(options, path, &raw);
+  ROCKSDB_NAMESPACE::DB* raw = nullptr;
+  s = ROCKSDB_NAMESPACE::DB::Open(options, path, &raw);
   EXPECT_TRUE(s.ok()) << s.ToString();
   if (!s.ok()) return built;
-  std::unique_ptr<rocksdb::DB> db(raw);
+  std::unique_ptr<ROCKSDB_NAMESPACE::DB> db(raw);
   FilterStatsCollector collector;
   EXPECT_TRUE(ProbeAbsent(spec, db.get(), &collector).ok());
   FilterReport report;
   EXPECT_TRUE(BuildFilterReport(db.get(), collector, "test", &report).ok());
   built.result = FromReport(report, uri, spec);
-  std::vector<rocksdb::LiveFileMetaData> files;
+  std::vector<ROCKSDB_NAMESPACE::LiveFileMetaData> files;
   db->GetLiveFilesMetaData(&files);
-  rocksdb::TablePropertiesCollection props;
+  ROCKSDB_NAMESPACE::TablePropertiesCollection props;
   EXPECT_TRUE(db->GetPropertiesOfAllTables(&props).ok());
   for (const auto& f : files) {
     built.files.emplace_back(f.level, f.num_entries,
@@ -125,15 +125,15 @@ TEST(FprCheckTreeTest, ADifferentSeedGivesDifferentKeys) {
 }
 
 TEST(FprCheckTreeTest, DeterministicOptionsOverrideTheEngines) {
-  rocksdb::Options options;
+  ROCKSDB_NAMESPACE::Options options;
   options.num_levels = 0;
   options.disable_auto_compactions = false;
-  options.compaction_style = rocksdb::kCompactionStyleUniversal;
+  options.compaction_style = ROCKSDB_NAMESPACE::kCompactionStyleUniversal;
   options.wal_dir = "/somewhere/else";
   MakeDeterministic(Small(), &options);
   EXPECT_EQ(options.num_levels, 4);
   EXPECT_TRUE(options.disable_auto_compactions);
-  EXPECT_EQ(options.compaction_style, rocksdb::kCompactionStyleLevel);
+  EXPECT_EQ(options.compaction_style, ROCKSDB_NAMESPACE::kCompactionStyleLevel);
   EXPECT_TRUE(options.wal_dir.empty());
   options.num_levels = 7;  // an engine's own setting is kept
   MakeDeterministic(Small(), &options);

@@ -1,0 +1,26 @@
+// The tests' way to the policy's live-shape entry points, which only the
+// listener has: the plan a given live shape makes, without a DB.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "monkey/monkey_filter_policy.h"
+#include "monkey/util/live_shape.h"
+
+namespace monkey {
+
+class MonkeyFilterPolicyPeer {
+ public:
+  static void UpdateLiveShape(const MonkeyFilterPolicy& policy,
+                              const std::string& column_family,
+                              const std::vector<LiveLevel>& levels) {
+    policy.UpdateLiveShape(column_family, levels);
+  }
+  static std::vector<LiveLevel> LiveShapeOf(const MonkeyFilterPolicy& policy,
+                                            const std::string& column_family) {
+    return policy.LiveShapeOf(column_family);
+  }
+};
+
+}  // namespace monkey

@@ -1,0 +1,348 @@
+// Tests of the live plan (util/live_plan.h): settling L0, pricing runs,
+// the budget band, and a simulated tree growing along many paths
+// (tests/util/lsm_simulator.h) whose Sigma FPR must stay near the optimum
+// for its realized shape and bytes.
+#include "monkey/util/live_plan.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+#include "monkey/tests/util/lsm_simulator.h"
+
+namespace monkey {
+namespace {
+
+using test::LsmSimulator;
+using test::SimOptions;
+using test::SimSnapshot;
+
+LivePlan PlanOrDie(const std::vector<LiveLevel>& levels, double budget,
+                   bool last_level_filter = true) {
+  LivePlanOptions options;
+  options.bits_per_key = budget;
+  options.last_level_filter = last_level_filter;
+  LivePlan plan;
+  EXPECT_TRUE(PlanLiveTree(levels, options, &plan));
+  return plan;
+}
+
+double Bits(const LivePlan& plan, int level) {
+  return plan.plan.levels[level].millibits_per_key / 1000.0;
+}
+
+// A level whose filters were all built at `bits` per key.
+LiveLevel Built(double entries, double bits) {
+  return {entries, 1, bits * entries, entries, entries, 0};
+}
+
+TEST(LivePlanTest, SettleL0FoldsL0IntoTheLevelItGoesTo) {
+  std::vector<LevelShape> shape = {{300, 3}, {0, 0}, {1000, 0.5}, {9000, 1}};
+  ASSERT_TRUE(SettleL0(&shape));
+  EXPECT_EQ(shape[0].entries, 0);
+  EXPECT_EQ(shape[2].entries, 1300);
+  EXPECT_EQ(shape[2].runs, 1);  // what it and L0 reach, at most everything
+  // L0 alone goes to a level below it.
+  shape = {{300, 3}};
+  ASSERT_TRUE(SettleL0(&shape));
+  ASSERT_EQ(shape.size(), 2u);
+  EXPECT_EQ(shape[1].entries, 300);
+  // Not into a level that carries no filter: L0 then stays in the budget.
+  shape = {{300, 3}, {9000, 1, false}};
+  EXPECT_FALSE(SettleL0(&shape));
+  EXPECT_EQ(shape[0].entries, 300);
+}
+
+// With nothing built yet, the live plan is the optimum for the settled tree
+// at the budget: the same bits PlanBitsPerKey gives, to its 0.01-bit grid.
+TEST(LivePlanTest, AFreshTreeGetsTheOptimum) {
+  const LivePlan plan =
+      PlanOrDie({{0, 0}, {0, 0}, {10000, 1}, {100000, 1}, {1000000, 1}}, 8);
+  const Plan optimum =
+      PlanBitsPerKey({{0, 0}, {0, 0}, {10000, 1}, {100000, 1}, {1000000, 1}}, 8,
+                     FprModel::FastLocalBloom());
+  for (int level = 2; level <= 4; ++level) {
+    EXPECT_NEAR(Bits(plan, level), optimum.levels[level].bits_per_key, 0.02)
+        << level;
+  }
+  EXPECT_NEAR(plan.new_file_budget, 8, 0.01);
+  EXPECT_NEAR(plan.plan.bits_per_key(), 8, 0.01);
+}
+
+// Each L0 file is a run of its own: the same keys in more files are more,
+// smaller runs, each worth more bits.
+TEST(LivePlanTest, L0FilesArePricedAsTheRunsTheyAre) {
+  const double one = Bits(PlanOrDie({{8000, 1}, {0, 0}, {100000, 1}}, 10), 0);
+  const double four = Bits(PlanOrDie({{8000, 4}, {0, 0}, {100000, 1}}, 10), 0);
+  EXPECT_GT(four, one + 1);
+  // And L0 is planned into the budget: the young tree's L0 holds a share
+  // of its keys that the last level pays for.
+  const LivePlan young = PlanOrDie({{40000, 4}, {0, 0}, {100000, 1}}, 10);
+  EXPECT_NEAR(young.plan.bits_per_key(), 10, 0.05);
+  EXPECT_LT(Bits(young, 2), 10);
+}
+
+// Under sequential keys files sit side by side, each reached by lookups in
+// its own stretch: a key is worth the same wherever it is, and every level
+// gets the same bits.
+TEST(LivePlanTest, FilesSideBySideGetTheSameBits) {
+  const LivePlan plan =
+      PlanOrDie({{1000, 0.01}, {9000, 0.09}, {90000, 0.9}}, 8);
+  EXPECT_NEAR(Bits(plan, 0), 8, 0.02);
+  EXPECT_NEAR(Bits(plan, 1), 8, 0.02);
+  EXPECT_NEAR(Bits(plan, 2), 8, 0.02);
+}
+
+// The issue this plan was rebuilt for: the last level's files were built
+// when it was the only level, with the whole budget, and sit above its plan
+// now. That overspend is the past's; the upper levels, rewritten most
+// often, must not pay it back. Inside the band they get exactly what they
+// get when nothing is overspent.
+TEST(LivePlanTest, ALevelsOverspendIsNotTakenFromTheOthers) {
+  const LivePlan fresh = PlanOrDie(
+      {{0, 0}, {0, 0}, {0, 0}, {0, 0}, {20000, 1}, {160000, 1}, {1280000, 1}},
+      8.5);
+  std::vector<LiveLevel> levels = {{0, 0},
+                                   {0, 0},
+                                   {0, 0},
+                                   {0, 0},
+                                   Built(20000, Bits(fresh, 4)),
+                                   Built(160000, Bits(fresh, 5)),
+                                   Built(1280000, Bits(fresh, 6) + 0.2)};
+  // A compaction writes new files into L5: they are the fluid keys.
+  levels[5].built_entries -= 20000;
+  levels[5].filter_entries -= 20000;
+  levels[5].filter_bits -= 20000 * Bits(fresh, 5);
+  levels[5].fluid_entries = 20000;
+  const LivePlan overspent = PlanOrDie(levels, 8.5);
+  EXPECT_EQ(Bits(overspent, 4), Bits(fresh, 4));
+  EXPECT_EQ(Bits(overspent, 5), Bits(fresh, 5));
+  EXPECT_EQ(Bits(overspent, 6), Bits(fresh, 6));
+}
+
+// Outside the band the price moves, in the direction that brings L1 and
+// below back, and by no more than 10% of the budget.
+TEST(LivePlanTest, TheBudgetIsHeldOutsideTheBand) {
+  const std::vector<LiveLevel> fresh = {{0, 0}, {10000, 1}, {100000, 1}};
+  const LivePlan neutral = PlanOrDie(fresh, 10);
+  for (double built : {7.0, 13.0}) {
+    std::vector<LiveLevel> levels = {
+        {0, 0}, Built(10000, built), Built(100000, built)};
+    levels[2].fluid_entries = 10000;  // being rewritten
+    levels[2].built_entries -= 10000;
+    levels[2].filter_entries -= 10000;
+    levels[2].filter_bits -= 10000 * built;
+    const LivePlan plan = PlanOrDie(levels, 10);
+    SCOPED_TRACE(built);
+    if (built < 10) {
+      EXPECT_GT(Bits(plan, 2), Bits(neutral, 2));
+      EXPECT_LE(plan.new_file_budget, 11.01);
+    } else {
+      EXPECT_LT(Bits(plan, 2), Bits(neutral, 2));
+      EXPECT_GE(plan.new_file_budget, 8.99);
+    }
+  }
+}
+
+// Files whose filters the listener has not seen (a column family other
+// than the default after a reopen) are neither sunk nor fluid: until a
+// tenth of the keys are known, nothing is corrected.
+TEST(LivePlanTest, UnknownFiltersAreNotCorrectedFor) {
+  std::vector<LiveLevel> levels = {{0, 0}, {10000, 1}, {100000, 1}};
+  levels[2].built_entries = 5000;
+  levels[2].filter_entries = 5000;
+  levels[2].filter_bits = 5000 * 20.0;  // far over, but only 4.5% known
+  EXPECT_EQ(Bits(PlanOrDie(levels, 10), 2),
+            Bits(PlanOrDie({{0, 0}, {10000, 1}, {100000, 1}}, 10), 2));
+}
+
+TEST(LivePlanTest, NoFilterOnTheLastLevelWhenAsked) {
+  const LivePlan plan = PlanOrDie({{500, 2}, {10000, 1}, {90000, 1}}, 7, false);
+  EXPECT_EQ(Bits(plan, 2), 0);
+  EXPECT_GT(Bits(plan, 1), 6);
+  EXPECT_GT(Bits(plan, 0), Bits(plan, 1));
+}
+
+TEST(LivePlanTest, UnplannedLevelsGetTheAverageBudget) {
+  LivePlanOptions options;
+  options.bits_per_key = 7.5;
+  LivePlan plan;
+  ASSERT_TRUE(PlanLiveTree({{0, 0}, {0, 0}, {1000, 1}}, options, &plan));
+  EXPECT_EQ(LiveMillibitsForLevel(plan, 1, options), 7500);  // empty level
+  EXPECT_EQ(LiveMillibitsForLevel(plan, 5, options), 7500);  // below it
+  EXPECT_EQ(LiveMillibitsForLevel(plan, -1, options), 7500);
+  EXPECT_EQ(LiveMillibitsForLevel(plan, 2, options),
+            plan.plan.levels[2].millibits_per_key);
+  EXPECT_FALSE(PlanLiveTree({}, options, &plan));
+  EXPECT_FALSE(PlanLiveTree({{0, 0}, {0, 0}}, options, &plan));
+}
+
+// One growth path of the simulated tree, and what it is held to.
+struct Path {
+  SimOptions sim;
+  LivePlanOptions plan;
+  int memtables = 64;
+};
+
+std::string Describe(const Path& p) {
+  char buf[256];
+  snprintf(buf, sizeof(buf),
+           "memtable %g keys, base %gx, T=%g, dynamic %d, %s, speed %g, "
+           "%d memtables, budget %g, %s, last_level_filter %d, seed %d, %s",
+           p.sim.memtable_keys, p.sim.base_level_keys / p.sim.memtable_keys,
+           p.sim.size_ratio, p.sim.dynamic,
+           p.sim.sequential ? "sequential" : "random", p.sim.compaction_speed,
+           p.memtables, p.plan.bits_per_key,
+           p.plan.filter == FilterChoice::kRibbon ? "ribbon" : "bloom",
+           p.plan.last_level_filter, static_cast<int>(p.sim.seed),
+           p.sim.settle_snapshots ? "settled steps" : "mid-load steps");
+  return buf;
+}
+
+// Random paths over the load regimes grow_tree's matrix runs on a real DB,
+// and more: memtables of 200 to 5000 keys, files half to twice that, base
+// levels 1-4x the memtable, dynamic sizing on and off, loads that
+// compactions keep up with and loads that back L0 and the upper levels up
+// (speed 3 backs L0 up to a dozen files, as a WAL-less bulk load does in
+// RocksDB), sequential keys, budgets of 6 to 14 bits, Bloom and Ribbon, and
+// no last-level filter (with dynamic sizing on).
+std::vector<Path> Paths(int count, uint64_t seed,
+                        std::initializer_list<double> size_ratios) {
+  std::mt19937_64 rng(seed);
+  auto pick = [&](std::initializer_list<double> values) {
+    std::vector<double> v(values);
+    return v[rng() % v.size()];
+  };
+  std::vector<Path> paths;
+  for (int i = 0; i < count; ++i) {
+    Path p;
+    p.sim.memtable_keys = pick({200, 1000, 5000});
+    p.sim.file_keys = p.sim.memtable_keys * pick({0.5, 1, 2});
+    p.sim.base_level_keys = p.sim.memtable_keys * pick({1, 2, 4});
+    p.sim.size_ratio = pick(size_ratios);
+    p.sim.dynamic = rng() % 2;
+    p.sim.sequential = rng() % 5 == 0;
+    p.sim.compaction_speed = pick({3, 5, 20, 50});
+    p.sim.compaction_threads = static_cast<int>(pick({1, 2}));
+    p.sim.settle_snapshots = rng() % 2;
+    p.sim.seed = i;
+    p.memtables = static_cast<int>(pick({48, 96, 160}));
+    p.plan.bits_per_key = pick({6, 8, 10, 14});
+    p.plan.filter =
+        rng() % 4 == 0 ? FilterChoice::kRibbon : FilterChoice::kBloom;
+    // No filter on the last level only where the last level stays last:
+    // with dynamic sizing off, a young tree's deepest level becomes a middle
+    // level as the tree grows, and its files keep the no-filter they were
+    // built with until rewritten (../shared/rocksdb-facts.md, "Growing
+    // trees"; docs/design.md). No allocation can make up for that. And not
+    // under sequential keys, where files move down whole: a file's filter is
+    // chosen when it is flushed, before anyone knows whether it ends in the
+    // last level or above it.
+    p.plan.last_level_filter =
+        !p.sim.dynamic || p.sim.sequential || rng() % 4 != 0;
+    paths.push_back(p);
+  }
+  return paths;
+}
+
+// What was wrong with a path, or "" if nothing was. The bounds of grow_tree
+// --matrix on a real DB (docs/design.md): Sigma FPR within 1.25x of the
+// optimum for the realized shape and bytes at every step and 1.10x once
+// settled; the budget within 5% at every settled step from a quarter of the
+// load on, where L0 holds under a tenth of the keys the budget covers.
+// L0's few files are small runs worth more bits than the rest: a young
+// tree, or one whose budget covers only the levels above the last
+// (last_level_filter=false), has them hold a larger share, and its budget
+// moves by their premium (docs/design.md has the measurements). Mid-load,
+// an L0 backlog holds the memory its filters need, so only Sigma FPR is
+// held there.
+std::string Violation(const Path& p) {
+  LsmSimulator simulator(p.sim, p.plan);
+  const int m = p.memtables;
+  const std::vector<SimSnapshot> snapshots =
+      simulator.Run(m, {m / 4, m / 2, 3 * m / 4, m});
+  char buf[256];
+  for (const SimSnapshot& s : snapshots) {
+    const double budget = s.bits_per_key / p.plan.bits_per_key - 1;
+    const char* what = nullptr;
+    if (s.ratio() > 1.25) {
+      what = "Sigma FPR over 1.25x the optimum";
+    } else if (s.settled && s.bits_per_key > 0 && s.l0_share < 0.1 &&
+               std::fabs(budget) > 0.05) {
+      what = "budget off by over 5%";
+    } else if (&s == &snapshots.back() && s.ratio() > 1.10) {
+      what = "Sigma FPR over 1.10x the optimum once settled";
+    }
+    if (what != nullptr) {
+      snprintf(buf, sizeof(buf),
+               "%s: %.0f keys, %s%s, ratio %.3f, budget %+.1f%%, L0 share "
+               "%.2f",
+               what, s.keys_written, s.levels.c_str(),
+               s.settled ? " settled" : " mid-load", s.ratio(), budget * 100,
+               s.l0_share);
+      return std::string(buf) + " (" + Describe(p) + ")";
+    }
+  }
+  return "";
+}
+
+// Random growth paths: at most 3% may leave the bounds (1.3% of 3000 did
+// in the last run of the test below). The ones that do
+// are fast loads with dynamic sizing off or L0 a large share of the keys
+// the budget covers (a young tree, last_level_filter=false): levels backed
+// up far past their targets leave files whose bits were right for the
+// level they were built in, not for the settled one, and L0's premium
+// moves a small budget. The list prints, for when the plan changes.
+int OutOfBounds(const std::vector<Path>& paths) {
+  int out = 0;
+  for (const Path& p : paths) {
+    const std::string violation = Violation(p);
+    if (violation.empty()) continue;
+    ++out;
+    printf("%s\n", violation.c_str());
+  }
+  printf("%d of %zu paths out of bounds\n", out, paths.size());
+  return out;
+}
+
+TEST(LivePlanSimulationTest, GrowthPathsStayNearTheOptimum) {
+  const std::vector<Path> paths = Paths(400, 1, {4, 6, 8, 10, 12});
+  EXPECT_LE(OutOfBounds(paths), 0.03 * paths.size());
+}
+
+// The issue's regime, pinned: a fast bulk load into a small base level with
+// dynamic sizing on, the upper levels backed up, settled at every step. The
+// controller before this plan (a proportional one on the realized average)
+// starved the upper levels here.
+TEST(LivePlanSimulationTest, AFastLoadKeepsTheUpperLevelsFed) {
+  for (double ratio : {6.0, 8.0, 10.0}) {
+    for (uint64_t seed = 1; seed <= 5; ++seed) {
+      Path p;
+      p.sim.memtable_keys = 1000;
+      p.sim.file_keys = 1000;
+      p.sim.base_level_keys = 2000;
+      p.sim.size_ratio = ratio;
+      p.sim.dynamic = true;
+      p.sim.compaction_speed = 3;
+      p.sim.seed = seed;
+      p.sim.settle_snapshots = true;
+      p.memtables = 160;
+      p.plan.bits_per_key = 8.5;
+      EXPECT_EQ(Violation(p), "");
+    }
+  }
+}
+
+// Thousands of paths, for when the plan changes (docs/design.md quotes the
+// last run):
+//   build/tests/live_plan_test --gtest_also_run_disabled_tests \
+//     --gtest_filter='*ThousandsOfPaths*'
+TEST(LivePlanSimulationTest, DISABLED_ThousandsOfPaths) {
+  const std::vector<Path> paths = Paths(3000, 2, {4, 6, 8, 10, 12});
+  EXPECT_LE(OutOfBounds(paths), 0.03 * paths.size());
+}
+
+}  // namespace
+}  // namespace monkey

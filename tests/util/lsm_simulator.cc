@@ -1,0 +1,471 @@
+// A synthetic leveled LSM-tree for the live plan's tests. See
+// lsm_simulator.h. The leveling rules follow RocksDB's
+// VersionStorageInfo::CalculateBaseBytes and ComputeCompactionScore in
+// outline; what matters here is that levels fill, overflow, appear and
+// drain the way RocksDB's do, not byte-for-byte agreement.
+#include "monkey/tests/util/lsm_simulator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+
+#include "monkey/util/monkey_bpk.h"
+
+namespace monkey::test {
+namespace {
+
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
+// A key position as a string that sorts like the number (big-endian).
+std::string KeyString(double position) {
+  const uint64_t v = static_cast<uint64_t>(position * 1e6);
+  std::string key(8, '\0');
+  for (int i = 0; i < 8; ++i) key[i] = static_cast<char>(v >> (56 - 8 * i));
+  return key;
+}
+
+double Overlap(double lo1, double hi1, double lo2, double hi2) {
+  return std::max(0.0, std::min(hi1, hi2) - std::max(lo1, lo2));
+}
+
+}  // namespace
+
+LsmSimulator::LsmSimulator(const SimOptions& sim, const LivePlanOptions& plan)
+    : sim_(sim),
+      plan_options_(plan),
+      planner_([plan](const std::vector<LiveLevel>& levels, LivePlan* out) {
+        return PlanLiveTree(levels, plan, out);
+      }),
+      rng_(sim.seed) {}
+
+int LsmSimulator::MillibitsFor(int level) const {
+  if (!have_plan_) {
+    return BuildableMillibits(plan_options_.bits_per_key,
+                              ModelForLevel(plan_options_.filter, level));
+  }
+  return LiveMillibitsForLevel(plan_, level, plan_options_);
+}
+
+void LsmSimulator::Publish() {
+  std::vector<LiveFile> files;
+  for (const File& f : files_) {
+    LiveFile file;
+    file.number = f.number;
+    file.level = f.level;
+    file.entries = f.keys;
+    file.bytes = f.keys;
+    file.smallest = KeyString(f.lo);
+    file.largest = KeyString(f.hi);
+    file.flushed = f.flushed;
+    file.filter_known = true;
+    if (f.millibits > 0) {
+      file.filter_bits = f.keys * f.millibits / 1000.0;
+      file.filter_entries = f.keys;
+    }
+    files.push_back(file);
+  }
+  std::vector<LiveJob> jobs;
+  for (const Job& j : jobs_) {
+    LiveJob job;
+    job.flush = j.flush;
+    job.output_level = j.output_level;
+    job.input_files = j.inputs;
+    job.flush_entries = j.flush ? sim_.memtable_keys : 0;
+    jobs.push_back(job);
+  }
+  have_plan_ = planner_(ProjectLiveShape(files, jobs), &plan_);
+}
+
+int LsmSimulator::L0Files() const {
+  int n = 0;
+  for (const File& f : files_) n += f.level == 0;
+  return n;
+}
+
+// Target keys per level (infinite where nothing may compact out), after
+// RocksDB's CalculateBaseBytes: with dynamic sizing the last level sets the
+// targets and L0 goes to the base level, the first whose target is within
+// max_bytes_for_level_base; a backed-up L0 raises the base level's target.
+std::vector<double> LsmSimulator::LevelTargets() const {
+  const int n = sim_.num_levels;
+  std::vector<double> size(n, 0), target(n, kInfinity);
+  for (const File& f : files_) size[f.level] += f.keys;
+  if (!sim_.dynamic) {
+    double t = sim_.base_level_keys;
+    for (int l = 1; l < n; ++l, t *= sim_.size_ratio) target[l] = t;
+    return target;
+  }
+  double max_size = 0;
+  int first = -1;
+  for (int l = 1; l < n; ++l) {
+    if (size[l] > 0 && first < 0) first = l;
+    max_size = std::max(max_size, size[l]);
+  }
+  if (max_size == 0) return target;  // L0 goes to the last level
+  const double base_max = std::max(sim_.base_level_keys, size[0]);
+  const double base_min = base_max / sim_.size_ratio;
+  double cur = max_size;
+  for (int l = n - 2; l >= first; --l) cur /= sim_.size_ratio;
+  int base = first;
+  double base_size;
+  if (cur <= base_min) {
+    base_size = base_min;
+  } else {
+    while (base > 1 && cur > base_max) {
+      --base;
+      cur /= sim_.size_ratio;
+    }
+    base_size = std::min(cur, base_max);
+  }
+  double multiplier = sim_.size_ratio;
+  if (size[0] > base_size &&
+      (size[0] > sim_.base_level_keys || L0Files() / 2 >= sim_.l0_trigger)) {
+    base_size = size[0];
+    multiplier = base == n - 1
+                     ? 1.0
+                     : std::pow(max_size / base_size, 1.0 / (n - base - 1));
+  }
+  double t = base_size;
+  for (int l = base; l < n; ++l) {
+    if (l > base) t *= multiplier;
+    target[l] = std::max(t, base_max);
+  }
+  return target;
+}
+
+bool LsmSimulator::PickCompaction(Job* job) const {
+  const int n = sim_.num_levels;
+  const std::vector<double> target = LevelTargets();
+  int base = 1;
+  if (sim_.dynamic) {
+    base = n - 1;
+    for (int l = 1; l < n; ++l) {
+      if (target[l] < kInfinity) {
+        base = l;
+        break;
+      }
+    }
+  }
+  // Scores of what is not already being compacted.
+  std::vector<double> score(n, 0), idle(n, 0);
+  bool l0_busy = false;
+  int l0_idle = 0;
+  for (const File& f : files_) {
+    if (f.busy) {
+      l0_busy |= f.level == 0;
+      continue;
+    }
+    idle[f.level] += f.keys;
+    l0_idle += f.level == 0;
+  }
+  score[0] = l0_busy ? 0 : static_cast<double>(l0_idle) / sim_.l0_trigger;
+  for (int l = 1; l < n - 1; ++l) score[l] = idle[l] / target[l];
+  std::vector<int> order(n - 1);
+  for (int l = 0; l < n - 1; ++l) order[l] = l;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return score[a] > score[b]; });
+  for (int from : order) {
+    if (score[from] < 1) break;
+    const int to = from == 0 ? base : from + 1;
+    std::vector<const File*> picked;
+    if (from == 0) {
+      for (const File& f : files_) {
+        if (f.level == 0) picked.push_back(&f);
+      }
+    } else {
+      // kMinOverlappingRatio: the file that drags the fewest keys below.
+      double best = kInfinity;
+      const File* choice = nullptr;
+      for (const File& f : files_) {
+        if (f.level != from || f.busy) continue;
+        double below = 0;
+        bool blocked = false;
+        for (const File& g : files_) {
+          if (g.level == to && Overlap(f.lo, f.hi, g.lo, g.hi) > 0) {
+            below += g.keys;
+            blocked |= g.busy;
+          }
+        }
+        if (!blocked && below / f.keys < best) {
+          best = below / f.keys;
+          choice = &f;
+        }
+      }
+      if (choice == nullptr) continue;
+      picked.push_back(choice);
+    }
+    double lo = kInfinity, hi = -kInfinity;
+    for (const File* f : picked) {
+      lo = std::min(lo, f->lo);
+      hi = std::max(hi, f->hi);
+    }
+    bool blocked = false, overlap = false;
+    std::vector<const File*> below;
+    for (const File& g : files_) {
+      if (g.level == to && Overlap(lo, hi, g.lo, g.hi) > 0) {
+        below.push_back(&g);
+        blocked |= g.busy;
+        overlap = true;
+      }
+    }
+    if (blocked) continue;
+    // Inputs from one level that overlap nothing below move down whole,
+    // as long as they do not overlap each other.
+    bool disjoint = true;
+    for (size_t i = 0; i < picked.size() && disjoint; ++i) {
+      for (size_t j = i + 1; j < picked.size(); ++j) {
+        if (Overlap(picked[i]->lo, picked[i]->hi, picked[j]->lo,
+                    picked[j]->hi) > 0) {
+          disjoint = false;
+          break;
+        }
+      }
+    }
+    *job = Job();
+    job->output_level = to;
+    job->trivial_move = !overlap && disjoint;
+    double keys = 0;
+    for (const File* f : picked) {
+      job->inputs.push_back(f->number);
+      keys += f->keys;
+    }
+    for (const File* g : below) {
+      job->inputs.push_back(g->number);
+      keys += g->keys;
+    }
+    job->end =
+        now_ + (job->trivial_move
+                    ? 0
+                    : keys / (sim_.compaction_speed * sim_.memtable_keys));
+    return true;
+  }
+  return false;
+}
+
+std::vector<LsmSimulator::File> LsmSimulator::Merge(
+    const std::vector<const File*>& inputs, int level) {
+  // Keys spread evenly inside each input: the merged density is piecewise
+  // constant between the inputs' ends. Cut it into files of file_keys.
+  std::vector<double> cuts;
+  for (const File* f : inputs) {
+    cuts.push_back(f->lo);
+    cuts.push_back(f->hi);
+  }
+  std::sort(cuts.begin(), cuts.end());
+  cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+  const int millibits = MillibitsFor(level);
+  std::vector<File> out;
+  File current;
+  current.level = level;
+  current.built_at = level;
+  current.millibits = millibits;
+  current.lo = cuts.empty() ? 0 : cuts.front();
+  for (size_t s = 0; s + 1 < cuts.size(); ++s) {
+    double a = cuts[s];
+    const double b = cuts[s + 1];
+    double density = 0;
+    for (const File* f : inputs) {
+      if (f->lo <= a && b <= f->hi && f->hi > f->lo) {
+        density += f->keys / (f->hi - f->lo);
+      }
+    }
+    if (density <= 0) {
+      continue;
+    }
+    while (a < b) {
+      const double room = sim_.file_keys - current.keys;
+      const double here = (b - a) * density;
+      if (here < room) {
+        current.keys += here;
+        current.hi = b;
+        a = b;
+      } else {
+        const double end = a + room / density;
+        current.keys += room;
+        current.hi = end;
+        current.number = next_number_++;
+        out.push_back(current);
+        current = File();
+        current.level = level;
+        current.built_at = level;
+        current.millibits = millibits;
+        current.lo = end;
+        a = end;
+      }
+    }
+  }
+  if (current.keys > 1e-9) {
+    current.number = next_number_++;
+    out.push_back(current);
+  }
+  return out;
+}
+
+void LsmSimulator::BeginJob(Job job) {
+  std::map<uint64_t, File*> by_number;
+  for (File& f : files_) by_number[f.number] = &f;
+  std::vector<const File*> inputs;
+  for (uint64_t number : job.inputs) {
+    by_number[number]->busy = true;
+    inputs.push_back(by_number[number]);
+  }
+  jobs_.push_back(job);
+  Publish();  // OnCompactionBegin: plan for the tree the job makes
+  if (!job.trivial_move) {
+    jobs_.back().outputs = Merge(inputs, job.output_level);
+  }
+}
+
+void LsmSimulator::FinishJob(const Job& job) {
+  std::vector<File> kept;
+  for (File& f : files_) {
+    const bool input = std::find(job.inputs.begin(), job.inputs.end(),
+                                 f.number) != job.inputs.end();
+    if (input && job.trivial_move) {
+      f.level = job.output_level;
+      f.busy = false;
+    }
+    if (!input || job.trivial_move) kept.push_back(f);
+  }
+  files_ = std::move(kept);
+  for (const File& f : job.outputs) files_.push_back(f);
+}
+
+SimSnapshot LsmSimulator::Measure(bool settled) const {
+  SimSnapshot s;
+  s.keys_written = written_;
+  s.settled = settled;
+  s.shape.assign(sim_.num_levels, {0, 0, true});
+  std::vector<int> files(sim_.num_levels, 0);
+  std::vector<double> bits(sim_.num_levels, 0);
+  for (const File& f : files_) {
+    const double coverage =
+        Overlap(f.lo, f.hi, 0, range_) / std::max(range_, 1e-300);
+    s.shape[f.level].entries += f.keys;
+    s.shape[f.level].runs += coverage;
+    ++files[f.level];
+    bits[f.level] += f.keys * f.millibits / 1000.0;
+  }
+  for (int l = 1; l < sim_.num_levels; ++l) {
+    s.shape[l].runs = std::min(s.shape[l].runs, 1.0);
+  }
+  // The budget and Sigma FPR cover the levels that may carry filters.
+  const std::vector<LevelShape> live =
+      LiveShape(s.shape, plan_options_.last_level_filter);
+  for (const File& f : files_) {
+    if (static_cast<size_t>(f.level) >= live.size() ||
+        !live[f.level].filtered) {
+      continue;
+    }
+    const double coverage =
+        Overlap(f.lo, f.hi, 0, range_) / std::max(range_, 1e-300);
+    s.sum_fpr += coverage * ModelForLevel(plan_options_.filter, f.built_at)
+                                .FalsePositiveRate(f.millibits / 1000.0);
+  }
+  double filtered_bits = 0, filtered_keys = 0;
+  s.level_bits.assign(sim_.num_levels, 0);
+  for (int l = 0; l < sim_.num_levels; ++l) {
+    if (files[l] == 0) continue;
+    s.levels += (s.levels.empty() ? "L" : " L") + std::to_string(l);
+    if (l == 0) s.levels += "x" + std::to_string(files[l]);
+    s.level_bits[l] = bits[l] / s.shape[l].entries;
+    if (static_cast<size_t>(l) < live.size() && live[l].filtered) {
+      filtered_bits += bits[l];
+      filtered_keys += s.shape[l].entries;
+    }
+  }
+  s.bits_per_key = filtered_keys > 0 ? filtered_bits / filtered_keys : 0;
+  s.l0_share = filtered_keys > 0 && !live.empty() && live[0].filtered
+                   ? s.shape[0].entries / filtered_keys
+                   : 0;
+  if (!live.empty()) {
+    const Plan optimum =
+        PlanBitsPerKey(live, s.bits_per_key,
+                       ModelsForLevels(plan_options_.filter, live.size()));
+    s.optimum = optimum.sum_fpr;
+    for (const LevelPlan& level : optimum.levels) {
+      s.optimum_bits.push_back(level.bits_per_key);
+    }
+  }
+  return s;
+}
+
+std::vector<SimSnapshot> LsmSimulator::Run(
+    int memtables, const std::vector<int>& snapshot_at) {
+  total_keys_ = memtables * sim_.memtable_keys;
+  std::vector<SimSnapshot> out;
+  size_t next_snapshot = 0;
+  // Runs every job that ends by `until`, starting new ones as threads free.
+  auto run_until = [&](double until, bool start_new = true) {
+    for (;;) {
+      int running = 0;
+      for (const Job& j : jobs_) running += !j.flush;
+      Job job;
+      if (start_new && running < sim_.compaction_threads &&
+          PickCompaction(&job)) {
+        BeginJob(job);
+        continue;
+      }
+      auto next = std::min_element(
+          jobs_.begin(), jobs_.end(),
+          [](const Job& a, const Job& b) { return a.end < b.end; });
+      if (next == jobs_.end() || next->end > until) return;
+      now_ = std::max(now_, next->end);
+      const Job done = *next;
+      jobs_.erase(next);
+      FinishJob(done);
+      Publish();  // OnCompactionCompleted
+    }
+  };
+  for (int m = 0; m < memtables; ++m) {
+    run_until(now_ + 1);
+    now_ += 1;
+    // A backed-up L0 stops writes until compactions drain it.
+    while (L0Files() >= sim_.l0_stop && !jobs_.empty()) {
+      double end = kInfinity;
+      for (const Job& j : jobs_) end = std::min(end, j.end);
+      run_until(end);
+    }
+    // Flush: the memtable's keys, all over the key space or the next
+    // stretch of it.
+    File file;
+    file.level = 0;
+    file.flushed = true;
+    file.keys = sim_.memtable_keys;
+    if (sim_.sequential) {
+      file.lo = written_;
+      file.hi = written_ + sim_.memtable_keys;
+    } else {
+      file.lo = 0;
+      file.hi = total_keys_;
+    }
+    written_ += sim_.memtable_keys;
+    range_ = sim_.sequential ? written_ : total_keys_;
+    Job flush;
+    flush.flush = true;
+    jobs_.push_back(flush);
+    Publish();  // OnFlushBegin
+    file.millibits = MillibitsFor(0);
+    file.number = next_number_++;
+    jobs_.pop_back();
+    files_.push_back(file);
+    Publish();  // OnFlushCompleted
+    while (next_snapshot < snapshot_at.size() &&
+           snapshot_at[next_snapshot] <= m + 1) {
+      if (snapshot_at[next_snapshot] == m + 1) {
+        // Like DB::PauseBackgroundWork: the jobs RocksDB has scheduled by
+        // now run to the end, and no new one starts.
+        run_until(now_);
+        run_until(kInfinity, /*start_new=*/sim_.settle_snapshots);
+        out.push_back(Measure(sim_.settle_snapshots));
+      }
+      ++next_snapshot;
+    }
+  }
+  run_until(kInfinity);
+  out.push_back(Measure(true));
+  return out;
+}
+
+}  // namespace monkey::test
