@@ -5,7 +5,9 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <string_view>
 
+#include "monkey/util/key_range.h"
 #include "monkey/util/live_plan.h"
 #include "monkey/util/monkey_memory.h"
 
@@ -40,6 +42,45 @@ int FirstMillibits(Holds holds) {
 }
 
 }  // namespace
+
+std::vector<double> ProbesPerLookup(const std::vector<LiveFile>& files) {
+  int last = -1;
+  std::vector<std::string_view> ends;
+  for (const LiveFile& f : files) {
+    last = std::max(last, f.level);
+    ends.push_back(f.smallest);
+    ends.push_back(f.largest);
+  }
+  std::vector<double> probes(last + 1, 0.0);
+  const size_t prefix = CommonPrefixLength(ends);
+  // Each file's range in key positions (either order: a reverse
+  // comparator), and the span of them all.
+  std::vector<KeyInterval> ranges;
+  double lo = 1, hi = 0;
+  for (const LiveFile& f : files) {
+    const double a = KeyPosition(f.smallest, prefix);
+    const double b = KeyPosition(f.largest, prefix);
+    ranges.push_back({std::min(a, b), std::max(a, b)});
+    lo = std::min(lo, ranges.back().lo);
+    hi = std::max(hi, ranges.back().hi);
+  }
+  const double span = hi - lo;
+  std::vector<std::vector<KeyInterval>> by_level(last + 1);
+  for (size_t i = 0; i < files.size(); ++i) {
+    const int level = files[i].level;
+    if (level == 0) {
+      probes[0] += span > 0 ? (ranges[i].hi - ranges[i].lo) / span : 1.0;
+    } else {
+      by_level[level].push_back(ranges[i]);
+    }
+  }
+  for (int level = 1; level <= last; ++level) {
+    if (by_level[level].empty()) continue;
+    probes[level] =
+        span > 0 ? std::min(1.0, UnionLength(by_level[level]) / span) : 1.0;
+  }
+  return probes;
+}
 
 bool HasFilters(const std::vector<AdvisorLevel>& levels) {
   for (const AdvisorLevel& l : levels) {
@@ -150,6 +191,8 @@ std::string Advise(const std::vector<AdvisorLevel>& levels,
   const int last = by_level.rbegin()->first;
   a.live.resize(last + 1);
   a.shape.assign(last + 1, LevelShape{0, 0, true});
+  a.probes = ProbesPerLookup(files);
+  a.probes.resize(last + 1);
   a.fpr_now.assign(last + 1, 1.0);
   a.filter_keys.assign(last + 1, 0.0);
   for (int level = 0; level <= last; ++level) {
@@ -177,28 +220,30 @@ std::string Advise(const std::vector<AdvisorLevel>& levels,
   for (size_t i = 0; i < a.shape.size(); ++i) {
     if (!a.shape[i].filtered) continue;
     a.filtered_entries += a.filter_keys[i];
-    a.sum_fpr_now += a.shape[i].runs * a.fpr_now[i];
+    a.sum_fpr_now += a.probes[i] * a.fpr_now[i];
   }
   if (!(a.filtered_entries > 0)) return "no keys in the filtered levels";
   a.bits_per_key_now = 8 * a.filter_bytes_now / a.filtered_entries;
 
-  // Bits at each level's millibits for the keys its filters would hold.
-  auto count_bits = [&](Plan* plan) {
+  // What a plan's millibits are worth here: Sum FPR by probes per lookup,
+  // bits for the keys each level's filters would hold.
+  auto count = [&](Plan* plan) {
+    plan->sum_fpr = 0;
     plan->total_bits = 0;
     plan->filtered_entries = 0;
     for (size_t i = 0; i < plan->levels.size() && i < a.shape.size(); ++i) {
       if (!a.shape[i].filtered) continue;
+      plan->sum_fpr += a.probes[i] * plan->levels[i].fpr;
       plan->total_bits +=
           a.filter_keys[i] * plan->levels[i].millibits_per_key / 1000.0;
       plan->filtered_entries += a.filter_keys[i];
     }
   };
-  // The policy's plan; its Sum FPR counts the live shape's runs, which are
-  // weighted by reach.
+  // The policy's plan: its millibits, computed its way.
   auto policy = [&](int millibits) {
     Plan plan =
         PolicyPlan(a.live, millibits / 1000.0, a.last_level_filter, a.filter);
-    count_bits(&plan);
+    count(&plan);
     return plan;
   };
   // (PlanLiveTree declines only a tree with no keys to filter, or inputs
@@ -240,14 +285,18 @@ std::string Advise(const std::vector<AdvisorLevel>& levels,
   }
 
   // The frozen tree's optimum, as a bound: every level, L0 included,
-  // planned for the tree as it stands, bits counted on the same keys.
+  // planned for the tree as it stands, with its probes as runs and bits
+  // counted on the same keys.
   Plan frozen;
   std::vector<LevelShape> held = a.shape;
-  for (size_t i = 0; i < held.size(); ++i) held[i].entries = a.filter_keys[i];
+  for (size_t i = 0; i < held.size(); ++i) {
+    held[i].entries = a.filter_keys[i];
+    held[i].runs = a.probes[i];
+  }
   if (PlanLeastBits(held, a.sum_fpr_now,
                     ModelsForLevels(ChoiceOf(a.filter), held.size()), &frozen)
           .empty()) {
-    count_bits(&frozen);
+    count(&frozen);
     a.frozen_filter_bytes = frozen.total_bits / 8;
   }
   *advice = std::move(a);

@@ -11,12 +11,25 @@
 //
 // The shape planned is the one the policy's listener would publish for
 // this database: ProjectLiveShape (util/live_shape.h) of its files, no job
-// in flight. So each level's runs are the runs a lookup probes there, each
-// weighted by its reach (the share of the tree's keys in its key range):
-// what every Sum FPR here counts, now and planned. The deepest level with
-// files is the last. Where it carries no filter (optimize_filters_for_hits,
-// or Monkey's last_level_filter=false), the suggestions keep it that way,
-// and its keys and FPR stay out of the sums, as they do in the policy.
+// in flight, each run weighted by the reach the policy estimates for it.
+// The deepest level with files is the last. Where it carries no filter
+// (optimize_filters_for_hits, or Monkey's last_level_filter=false), the
+// suggestions keep it that way, and its keys and FPR stay out of the sums,
+// as they do in the policy.
+//
+// Every Sum FPR here, now and planned, counts each level's filter probes
+// per absent-key lookup, with lookups spread evenly over the key space by
+// byte position (ProbesPerLookup, from util/key_range.h, as the filter
+// report weights files). That is a second estimate of what the policy's
+// reach estimates (KeyShareInRange, rank space), kept on purpose: the
+// policy's must not depend on how keys are spelled, and spreads each
+// file's keys evenly over the stretches between file ends, which is coarse
+// where a level's ends fall inside the files below it. On a 16M-key
+// db_bench database readmissing probed L0's three files 2,999,981 times
+// and L1's 810,317 times in 1,000,000 lookups: byte positions say 3.000
+// and 0.811, rank space 2.817 and 0.656 (docs/advisor.md). The policy's
+// bits are the policy's, computed its way; only what they are worth is
+// counted with the probes.
 //
 // The answers are what the policy would build on this tree with the
 // suggested string: its live plan (util/live_plan.h, PlanLiveTree, the
@@ -61,8 +74,8 @@ struct AdvisedPlan {
   std::string error;        // why there is no suggestion; "" if there is one
   double bits_per_key = 0;  // the string's bits_per_key
   // What the policy builds with it on this tree: per level of
-  // Advice::shape, its millibits and FPR; sum_fpr counts each level's runs
-  // (by reach), total_bits the keys its filters hold (Advice::filter_keys).
+  // Advice::shape, its millibits and FPR; sum_fpr counts Advice::probes per
+  // level, total_bits the keys its filters hold (Advice::filter_keys).
   Plan plan;
   double filter_bytes = 0;  // plan.total_bits / 8
   std::string options;      // id=monkey;bits_per_key=...;filter=...
@@ -73,9 +86,11 @@ struct Advice {
   // ProjectLiveShape of its files, no job in flight, no filter known.
   std::vector<LiveLevel> live;
   // The same per level (empty levels: no keys, no runs), with the last
-  // level unfiltered where it has no filters now: runs are weighted by
-  // reach, so they are filter probes per absent-key lookup too.
+  // level unfiltered where it has no filters now.
   std::vector<LevelShape> shape;
+  // Per level: filter probes per absent-key lookup (ProbesPerLookup), what
+  // the Sum FPRs here count.
+  std::vector<double> probes;
   // Per level: the keys its filters would hold (num_filter_entries, plus
   // the keys of its files without a filter; a level with no filter now:
   // its keys), and the FPR of one run now.
@@ -84,15 +99,15 @@ struct Advice {
   std::string filter;  // the suggestions' filter=
   bool last_level_filter = true;
   double filtered_entries = 0;  // filter_keys of the levels in the sums
-  double sum_fpr_now = 0;       // sum of runs * fpr_now, filtered levels
+  double sum_fpr_now = 0;       // sum of probes * fpr_now, filtered levels
   double filter_bytes_now = 0;
   double bits_per_key_now = 0;  // 8 filter_bytes_now / filtered_entries
   AdvisedPlan same_bytes;       // its plan.sum_fpr: the Sum FPR it buys
   AdvisedPlan same_fpr;
   double saving = 0;  // 1 - same_fpr.filter_bytes / filter_bytes_now
   // The least filter bytes that keep sum_fpr_now with the tree frozen as it
-  // is, L0's runs planned with the rest (PlanLeastBits on `shape`); 0 if
-  // none.
+  // is, L0's runs planned with the rest (PlanLeastBits on `shape` with
+  // `probes` as runs); 0 if none.
   double frozen_filter_bytes = 0;
 };
 
@@ -102,6 +117,14 @@ struct Advice {
 // filtered levels. An empty plan where the policy has no live plan.
 Plan PolicyPlan(const std::vector<LiveLevel>& live, double bits_per_key,
                 bool last_level_filter, const std::string& filter);
+
+// Filter probes per absent-key lookup at each level (indexed by level, up
+// to the deepest with files), with lookups spread evenly over the key space
+// the files span, by byte position (KeyPosition after the prefix all file
+// ends share): a level below L0 counts the share its files' ranges cover,
+// at most 1; L0 each file's share. Exact for keys whose bytes are uniform
+// (db_bench's); 1 per file and per level when the span is a single point.
+std::vector<double> ProbesPerLookup(const std::vector<LiveFile>& files);
 
 // True if some level holds filter bytes.
 bool HasFilters(const std::vector<AdvisorLevel>& levels);

@@ -328,8 +328,8 @@ TEST(MonkeyPlanTest, AdvisesOnASmallDatabase) {
   uint64_t filter_bytes = 0;
   for (const auto& [name, p] : props) filter_bytes += p->filter_size;
   EXPECT_EQ(cf["filter_bytes_now"], filter_bytes);
-  // Each level's runs, weighted by reach, as the policy's listener counts
-  // them (table/shape_listener.cc): filter probes per absent-key lookup.
+  // The files as the policy's listener describes them, for each level's
+  // filter probes per absent-key lookup.
   std::vector<LiveFile> files;
   for (const ROCKSDB_NAMESPACE::LevelMetaData& level : meta.levels) {
     for (const auto& f : level.files) {
@@ -338,7 +338,7 @@ TEST(MonkeyPlanTest, AdvisesOnASmallDatabase) {
       files.push_back(file);
     }
   }
-  const std::vector<LiveLevel> live = ProjectLiveShape(files, {});
+  const std::vector<double> probes_at = ProbesPerLookup(files);
   double sum_fpr = 0;
   int levels_with_files = 0;
   for (const ROCKSDB_NAMESPACE::LevelMetaData& level : meta.levels) {
@@ -348,7 +348,7 @@ TEST(MonkeyPlanTest, AdvisesOnASmallDatabase) {
     // Each file's FPR by the model at its own bits per key: the level's
     // model FPR is their average (by key range).
     double lowest = 1, highest = 0;
-    const double probes = live.at(level.level).runs;
+    const double probes = probes_at.at(level.level);
     for (const auto& f : level.files) {
       entries += f.num_entries;
       const auto& p = props.at(f.db_path + f.name);

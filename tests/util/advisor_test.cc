@@ -6,7 +6,6 @@
 
 #include <gtest/gtest.h>
 
-#include <cinttypes>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -46,10 +45,14 @@ AdvisorLevel Unfiltered(int level, double files, double entries) {
 
 constexpr uint64_t kKeySpace = 600000;
 
-std::string Key(uint64_t id) {
-  char buf[32];
-  snprintf(buf, sizeof(buf), "%016" PRIu64, id);
-  return buf;
+// 8-byte big-endian keys, as db_bench writes them: byte positions are
+// linear in them.
+std::string Key(uint64_t id, const std::string& prefix = "") {
+  std::string key = prefix;
+  for (int shift = 56; shift >= 0; shift -= 8) {
+    key.push_back(static_cast<char>((id >> shift) & 0xff));
+  }
+  return key;
 }
 
 // The SST files of `levels` as the listener describes them: L0's files
@@ -106,6 +109,8 @@ TEST(AdvisorTest, PlansTheDatabasesOwnShape) {
   }
   EXPECT_NEAR(a.shape[0].runs, 3, 1e-12);  // three L0 files over all keys
   EXPECT_NEAR(a.shape[1].runs, 1, 1e-12);
+  // Every level covers the key range: one probe per L0 file, one per level.
+  EXPECT_EQ(a.probes, (std::vector<double>{3, 1, 1, 1}));
   EXPECT_DOUBLE_EQ(a.shape[3].entries, 1e8);
   EXPECT_TRUE(a.last_level_filter);
   EXPECT_EQ(a.filter, "bloom");
@@ -377,36 +382,68 @@ TEST(AdvisorTest, AnUnreachableSumFprIsReportedNotPlanned) {
 namespace monkey {
 namespace {
 
-// A level whose files hold a fifth of the tree's key range (compactions
-// moved the rest down) is probed by a fifth of the lookups: its run counts a
-// fifth, now and in the plan, as the policy counts it.
-TEST(AdvisorTest, RunsAreWeightedByReach) {
+// Filter probes per lookup, by byte position: each L0 file its share of
+// the span, each level below the union of its files' ranges.
+TEST(AdvisorTest, ProbesAreSharesOfTheKeyRange) {
+  auto file = [](int level, uint64_t from, uint64_t to,
+                 const std::string& prefix = "user:") {
+    LiveFile f;
+    f.level = level;
+    f.entries = 100;
+    f.smallest = Key(from, prefix);
+    f.largest = Key(to, prefix);
+    return f;
+  };
+  std::vector<double> probes = ProbesPerLookup(
+      {file(0, 0, 1000), file(0, 250, 750), file(1, 0, 250),
+       file(1, 200, 300), file(1, 500, 750), file(3, 0, 1000)});
+  ASSERT_EQ(probes.size(), 4u);
+  EXPECT_NEAR(probes[0], 1.5, 1e-12);
+  EXPECT_NEAR(probes[1], 0.55, 1e-12);  // [0, 300] and [500, 750]
+  EXPECT_EQ(probes[2], 0);
+  EXPECT_NEAR(probes[3], 1, 1e-12);
+  // Ends in either order (a reverse comparator).
+  LiveFile reversed = file(1, 250, 0);
+  probes = ProbesPerLookup({file(2, 0, 1000), reversed});
+  EXPECT_NEAR(probes[1], 0.25, 1e-12);
+  // A single point: every run is probed.
+  probes = ProbesPerLookup({file(0, 7, 7), file(0, 7, 7), file(1, 7, 7)});
+  EXPECT_EQ(probes, (std::vector<double>{2, 1}));
+  EXPECT_TRUE(ProbesPerLookup({}).empty());
+}
+
+// A level whose files hold a fifth of the key range (compactions moved the
+// rest down) is probed by a fifth of the lookups: it counts a fifth in
+// every Sum FPR. The policy plans with the reach it estimates itself.
+TEST(AdvisorTest, SumsCountProbesPerLookup) {
   const std::vector<AdvisorLevel> levels = UniformTree();
   Advice full, partial;
   ASSERT_EQ("", AdviseOn(levels, &full));
   const std::vector<LiveFile> files = FilesOf(levels, {{1, kKeySpace / 5}});
   ASSERT_EQ("", Advise(levels, files, &partial));
-  // L1's range [0, 120000] holds a fifth of L2's and L3's keys, all of
-  // L1's and a fifth of L0's: 23.06M of 111.3M.
-  EXPECT_NEAR(partial.shape[1].runs, 23.06e6 / 111.3e6, 1e-3);
-  EXPECT_EQ(partial.shape[1].runs,
-            ProjectLiveShape(files, {})[1].runs);  // the listener's
+  EXPECT_NEAR(partial.probes[1], 0.2, 1e-12);
+  EXPECT_NEAR(partial.probes[0], 3, 1e-12);
   const double p = levels[0].model_fpr;
-  EXPECT_NEAR(partial.sum_fpr_now, (3 + partial.shape[1].runs + 1 + 1) * p,
-              1e-12 * p);
-  // The plan counts the same runs.
+  EXPECT_NEAR(partial.sum_fpr_now, (3 + 0.2 + 1 + 1) * p, 1e-12 * p);
+  // The policy's runs: the listener's shape of the same files, where L1's
+  // range holds about a fifth of the keys (rank space: 23.06M of 111.3M).
+  EXPECT_EQ(partial.shape[1].runs, ProjectLiveShape(files, {})[1].runs);
+  EXPECT_NEAR(partial.shape[1].runs, 23.06e6 / 111.3e6, 1e-3);
+  // The plan is the policy's; its Sum FPR counts probes.
   const Plan plan =
       PolicyPlan(partial.live, partial.same_bytes.bits_per_key, true, "bloom");
   double sum = 0;
   for (int i = 0; i < 4; ++i) {
     EXPECT_EQ(partial.same_bytes.plan.levels[i].millibits_per_key,
               plan.levels[i].millibits_per_key);
-    sum += partial.shape[i].runs * plan.levels[i].fpr;
+    sum += partial.probes[i] * plan.levels[i].fpr;
   }
   EXPECT_NEAR(partial.same_bytes.plan.sum_fpr, sum, 1e-15);
-  // Here the plan gives L1 what L1 with L0's keys folded in is worth (the
-  // tree L0's keys are going to, util/live_plan.h): its reach is L0's,
-  // all of it. Without L0, a level probed less is worth fewer bits.
+  // A lower Sum FPR now takes more bits to keep.
+  EXPECT_GT(partial.same_fpr.bits_per_key, full.same_fpr.bits_per_key);
+  // With L0, the policy gives L1 what L1 with L0's keys folded in is worth
+  // (the tree L0's keys are going to, util/live_plan.h): L0's reach, all of
+  // it. Without L0, a level it finds less reach in is worth fewer bits.
   EXPECT_EQ(partial.same_bytes.plan.levels[1].millibits_per_key,
             full.same_bytes.plan.levels[1].millibits_per_key);
   const std::vector<AdvisorLevel> settled = SettledTree();

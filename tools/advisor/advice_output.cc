@@ -29,8 +29,8 @@ double RealizedBits(const AdvisorLevel& l) {
   return l.filter_entries > 0 ? 8 * l.filter_bytes / l.filter_entries : 0;
 }
 
-// Runs per level as the policy counts them, each weighted by its reach:
-// filter probes per absent-key lookup (util/advisor.h).
+// Runs per level as the policy counts them, each weighted by the reach it
+// estimates (util/live_shape.h).
 std::vector<double> RunsOf(const ColumnFamilyFacts& facts,
                            const Advice* advice) {
   std::vector<double> runs;
@@ -42,6 +42,13 @@ std::vector<double> RunsOf(const ColumnFamilyFacts& facts,
     }
   }
   return runs;
+}
+
+// Filter probes per absent-key lookup, what the Sum FPRs count
+// (util/advisor.h).
+std::vector<double> ProbesOf(const ColumnFamilyFacts& facts,
+                             const Advice* advice) {
+  return advice != nullptr ? advice->probes : ProbesPerLookup(facts.live_files);
 }
 
 double At(const std::vector<double>& v, int level) {
@@ -79,20 +86,23 @@ std::string AdviceText(const ColumnFamilyFacts& facts, const Advice* advice,
     return out;
   }
   if (advice != nullptr) {
-    Append(&out, "%-69s | %-18s | %-18s\n", "", "Monkey, same bytes",
+    Append(&out, "%-76s | %-18s | %-18s\n", "", "Monkey, same bytes",
            "Monkey, same FPR");
   }
-  Append(&out, "%-5s %6s %6s %12s %10s %8s %-6s %10s", "level", "files", "runs",
-         "keys", "filter MiB", "bits/key", "filter", "model FPR");
+  Append(&out, "%-5s %6s %6s %6s %12s %10s %8s %-6s %10s", "level", "files",
+         "runs", "probes", "keys", "filter MiB", "bits/key", "filter",
+         "model FPR");
   if (advice != nullptr) {
     Append(&out, " | %7s %10s | %7s %10s", "bits", "FPR", "bits", "FPR");
   }
   out += "\n";
   const std::vector<double> runs = RunsOf(facts, advice);
+  const std::vector<double> probes = ProbesOf(facts, advice);
   for (const AdvisorLevel& l : facts.levels) {
-    Append(&out, "L%-4d %6.0f %6.3f %12.0f %10.3f %8.3f %-6s %9.4f%%", l.level,
-           l.files, At(runs, l.level), l.entries, MiB(l.filter_bytes),
-           RealizedBits(l), l.filter.c_str(), FprNow(l, advice) * 100);
+    Append(&out, "L%-4d %6.0f %6.3f %6.3f %12.0f %10.3f %8.3f %-6s %9.4f%%",
+           l.level, l.files, At(runs, l.level), At(probes, l.level), l.entries,
+           MiB(l.filter_bytes), RealizedBits(l), l.filter.c_str(),
+           FprNow(l, advice) * 100);
     if (advice != nullptr) {
       Append(&out, " | %s | %s",
              Suggested(advice->same_bytes, *advice, l.level).c_str(),
@@ -139,9 +149,10 @@ std::string AdviceText(const ColumnFamilyFacts& facts, const Advice* advice,
            (1 - a.frozen_filter_bytes / a.filter_bytes_now) * 100);
   }
   Append(&out,
-         "  (runs: filter probes per absent-key lookup, each run weighted by "
-         "the share of the\n  tree's keys in its key range, as the policy "
-         "counts them; sum FPR = sum of runs * FPR:\n  false positives per "
+         "  (runs: as the policy plans them, each weighted by the share of "
+         "the tree's keys it\n  estimates in its key range; probes: filter "
+         "probes per absent-key lookup, lookups\n  spread evenly over the "
+         "key range; sum FPR = sum of probes * FPR: false positives\n  per "
          "absent-key lookup)\n");
   if (!a.last_level_filter) {
     Append(&out,
@@ -165,10 +176,10 @@ json AdviceJson(const ColumnFamilyFacts& facts, const Advice* advice) {
   }
   json cf = {{"name", facts.name}, {"levels", levels}};
   if (advice == nullptr) {
-    const std::vector<double> runs = RunsOf(facts, nullptr);
+    const std::vector<double> probes = ProbesOf(facts, nullptr);
     double sum = 0, bytes = 0;
     for (const AdvisorLevel& l : facts.levels) {
-      sum += At(runs, l.level);  // no filters: FPR 1
+      sum += At(probes, l.level);  // no filters: FPR 1
       bytes += l.filter_bytes;
     }
     cf["sum_fpr_now"] = sum;

@@ -1,8 +1,8 @@
 // What monkey_plan --db prints for one column family: a table per level
-// (files, runs by reach, keys, filter bytes, realized bits/key, filter kind,
-// model FPR, and the bits/key and FPR of both suggestions), the Sum FPR and
-// filter bytes now, and the two suggestions with their options strings; or
-// the same as JSON (keys in docs/advisor.md).
+// (files, runs as the policy plans them, probes per lookup, keys, filter bytes,
+// realized bits/key, filter kind, model FPR, and the bits/key and FPR of both
+// suggestions), the Sum FPR and filter bytes now, and the two suggestions with
+// their options strings; or the same as JSON (keys in docs/advisor.md).
 #pragma once
 
 #include <string>
