@@ -80,8 +80,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!(o.size_ratio > 1 && std::isfinite(o.size_ratio))) {
     Fail(uri, "accepted size_ratio " + std::to_string(o.size_ratio));
   }
-  if (o.filter != "bloom" && o.filter != "ribbon") {
-    Fail(uri, "accepted filter '" + o.filter + "'");
+  using Filter = monkey::MonkeyOptions::Filter;
+  if (o.filter != Filter::kBloom && o.filter != Filter::kRibbon &&
+      o.filter != Filter::kAuto) {
+    Fail(uri, "accepted filter " + std::to_string(static_cast<int>(o.filter)));
   }
   // Every level's bits are in RocksDB's range, and over the tree the plan
   // assumes, the average keeps the budget.

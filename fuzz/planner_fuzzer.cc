@@ -1,7 +1,11 @@
-// libFuzzer target: the planner's inputs (util/monkey_bpk.h). Shapes, budgets
-// and size ratios come from the input, including NaN, +-inf, negatives,
-// zero, denormals and huge values. Allowed outcomes: a validation error, or
-// a finite plan within RocksDB's range that keeps the budget.
+// libFuzzer target: the planners' inputs (util/monkey_bpk.h and, for the
+// least bits at a Sum FPR target, util/monkey_memory.h). Shapes, budgets,
+// targets and size ratios come from the input, including NaN, +-inf,
+// negatives, zero, denormals and huge values. Allowed outcomes: a validation
+// error, or a finite plan within RocksDB's range that keeps the budget; for
+// the dual, "cannot be reached" below the least Sum FPR, or a plan within
+// the target, within 1% of it unless no level has a millibit to spare, and
+// within 0.5% of the least bits the budget planner needs to reach it.
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include <cfloat>
@@ -14,6 +18,7 @@
 
 #include "monkey/util/filter_fpr_model.h"
 #include "monkey/util/monkey_bpk.h"
+#include "monkey/util/monkey_memory.h"
 
 namespace {
 
@@ -58,9 +63,9 @@ double Number(FuzzedDataProvider& in, double usual_max) {
 }
 
 void Fail(const std::string& what, const std::vector<monkey::LevelShape>& shape,
-          double bits_per_key) {
-  fprintf(stderr, "planner_fuzzer: %s\nbits_per_key=%.17g, %zu levels:\n",
-          what.c_str(), bits_per_key, shape.size());
+          double bits_per_key, const char* name = "bits_per_key") {
+  fprintf(stderr, "planner_fuzzer: %s\n%s=%.17g, %zu levels:\n", what.c_str(),
+          name, bits_per_key, shape.size());
   for (const auto& l : shape) {
     fprintf(stderr, "  entries=%.17g runs=%.17g filtered=%d\n", l.entries,
             l.runs, l.filtered);
@@ -117,6 +122,79 @@ void PlanAndCheck(const std::vector<monkey::LevelShape>& shape,
             shape, bits_per_key, model, /*keeps_budget=*/false);
 }
 
+// The least budget at which the budget planner reaches `target`, by
+// bisection on its logarithm.
+monkey::Plan LeastBudgetPlan(const std::vector<monkey::LevelShape>& shape,
+                             double target,
+                             const std::vector<monkey::FprModel>& models) {
+  auto reaches = [&](double budget) {
+    return monkey::PlanBitsPerKey(shape, budget, models).sum_fpr <=
+           target * (1 + 1e-12);
+  };
+  if (reaches(0)) return monkey::PlanBitsPerKey(shape, 0, models);
+  double lo = std::log(1e-300), hi = std::log(100);
+  for (int iter = 0; iter < 40; ++iter) {
+    const double mid = (lo + hi) / 2;
+    (reaches(std::exp(mid)) ? hi : lo) = mid;
+  }
+  return monkey::PlanBitsPerKey(shape, std::exp(hi), models);
+}
+
+void DualAndCheck(const std::vector<monkey::LevelShape>& shape, double target,
+                  const monkey::FprModel& model) {
+  if (!monkey::ValidateTargetInputs(shape, target).empty()) return;
+  const std::vector<monkey::FprModel> models(shape.size(), model);
+  monkey::Plan plan;
+  const std::string error = monkey::PlanLeastBits(shape, target, model, &plan);
+  if (!error.empty()) {
+    if (error.find("cannot be reached") == std::string::npos ||
+        !(monkey::LeastSumFpr(shape, models) > target)) {
+      Fail("PlanLeastBits(" + std::to_string(target) + "): " + error, shape,
+           target, "max_sum_fpr");
+    }
+    return;
+  }
+  CheckPlan("PlanLeastBits", plan, shape, 0, model, /*keeps_budget=*/false);
+  if (plan.sum_fpr > target * (1 + 1e-9)) {
+    Fail("PlanLeastBits: Sum FPR " + std::to_string(plan.sum_fpr) +
+             " above the target " + std::to_string(target),
+         shape, target, "max_sum_fpr");
+  }
+  if (plan.sum_fpr < 0.99 * target) {
+    // Only where RocksDB has no setting in between: no level can give up a
+    // millibit (or, at min_bits, its filter) and stay within the target.
+    for (size_t i = 0; i < shape.size(); ++i) {
+      const int m = plan.levels[i].millibits_per_key;
+      if (!shape[i].filtered || m == 0 || !(shape[i].entries > 0)) continue;
+      const int down = m - 1 < model.min_bits() * 1000 - 1e-9 ? 0 : m - 1;
+      const double rise = shape[i].runs * (model.FalsePositiveRate(down / 1e3) -
+                                           plan.levels[i].fpr);
+      if (plan.sum_fpr + rise <= target) {
+        Fail(
+            "PlanLeastBits: Sum FPR more than 1% below the target, and "
+            "level " +
+                std::to_string(i) + " has a millibit to spare",
+            shape, target, "max_sum_fpr");
+      }
+    }
+  }
+  // The budget planner rounds budgets to 1e-9 millibit-entries: no
+  // reference below 1e-3.
+  if (plan.total_bits * 1000 < 1e-3) return;
+  const monkey::Plan reference = LeastBudgetPlan(shape, target, models);
+  if (plan.total_bits > reference.total_bits * 1.005) {
+    Fail("PlanLeastBits: " + std::to_string(plan.total_bits) +
+             " bits, the budget planner reaches the target with " +
+             std::to_string(reference.total_bits),
+         shape, target, "max_sum_fpr");
+  }
+  if (monkey::PlanBitsPerKey(shape, plan.bits_per_key() * 0.995, models)
+          .sum_fpr <= target) {
+    Fail("PlanLeastBits: 0.5% fewer bits reach the target", shape, target,
+         "max_sum_fpr");
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -142,6 +220,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
            shape, 10);
     }
     PlanAndCheck(shape, bits_per_key, model);
+    DualAndCheck(shape, Number(in, 2.0), model);
     return 0;
   }
   // Any shape, empty included.
@@ -152,5 +231,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     level.filtered = in.ConsumeBool();
   }
   PlanAndCheck(shape, bits_per_key, model);
+  DualAndCheck(shape, Number(in, 2.0), model);
   return 0;
 }

@@ -9,6 +9,18 @@
 
 namespace monkey {
 
+LiveFile DescribeFile(const ROCKSDB_NAMESPACE::SstFileMetaData& meta,
+                      int level) {
+  LiveFile file;
+  file.number = meta.file_number;
+  file.level = level;
+  file.entries = static_cast<double>(meta.num_entries);
+  file.bytes = static_cast<double>(meta.size);
+  file.smallest = meta.smallestkey;
+  file.largest = meta.largestkey;
+  return file;
+}
+
 ShapeListener::ShapeListener(std::shared_ptr<const MonkeyFilterPolicy> policy)
     : policy_(std::move(policy)) {
   policy_->has_listener_ = true;
@@ -114,13 +126,7 @@ void ShapeListener::RefreshLocked(ROCKSDB_NAMESPACE::DB* db) {
   db->GetLiveFilesMetaData(&metadata);
   std::map<std::string, std::vector<LiveFile>> files;
   for (const auto& m : metadata) {
-    LiveFile file;
-    file.number = m.file_number;
-    file.level = m.level;
-    file.entries = static_cast<double>(m.num_entries);
-    file.bytes = static_cast<double>(m.size);
-    file.smallest = m.smallestkey;
-    file.largest = m.largestkey;
+    LiveFile file = DescribeFile(m, m.level);
     auto filter = filters_.find(m.file_number);
     if (filter != filters_.end()) {
       file.flushed = filter->second.flushed;

@@ -26,8 +26,16 @@
 #include "monkey/monkey_filter_policy.h"
 #include "monkey/util/live_shape.h"
 #include "rocksdb/listener.h"
+#include "rocksdb/metadata.h"
 
 namespace monkey {
+
+// One SST at `level` as the listener describes it to ProjectLiveShape:
+// number, level, entries, size and key range (the filter it was built with
+// is the listener's to add). monkey_plan --db describes a database's files
+// with it too, so that the advisor plans for the shape the policy sees.
+LiveFile DescribeFile(const ROCKSDB_NAMESPACE::SstFileMetaData& meta,
+                      int level);
 
 class ShapeListener : public ROCKSDB_NAMESPACE::EventListener {
  public:

@@ -4,10 +4,10 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <map>
 #include <memory>
-#include <mutex>
 #include <utility>
+
+#include "monkey/util/fpr_hull.h"
 
 namespace monkey {
 namespace {
@@ -20,70 +20,6 @@ constexpr size_t kMaxLevels = 64;
 // millibit-entries (up to 1e5 * 64 * 1e18) stays finite.
 constexpr double kMaxEntries = 1e18;
 constexpr double kMaxRuns = 1e6;
-constexpr int kGridMillibits = 10;
-
-// Lower convex hull of (millibits, FPR) over [min_bits, max_bits]. slope[v]
-// joins vertex v to v + 1 and rises with v: each step up buys less.
-struct Hull {
-  std::vector<int> millibits;
-  std::vector<double> fpr;
-  std::vector<double> slope;  // FPR per millibit, negative, increasing
-};
-
-Hull BuildHull(const FprModel& model) {
-  const int lo = static_cast<int>(std::ceil(model.min_bits() * 1000 - 1e-9));
-  const int hi = static_cast<int>(std::floor(model.max_bits() * 1000 + 1e-9));
-  Hull hull;
-  for (int m = lo; m <= hi;) {
-    const double x = m, y = model.FalsePositiveRate(m / 1000.0);
-    // Pop while the last vertex lies on or above the chord to (x, y).
-    while (hull.millibits.size() >= 2) {
-      const size_t n = hull.millibits.size();
-      const double x1 = hull.millibits[n - 2], y1 = hull.fpr[n - 2];
-      const double x2 = hull.millibits[n - 1], y2 = hull.fpr[n - 1];
-      if ((y2 - y1) * (x - x1) < (y - y1) * (x2 - x1)) break;
-      hull.millibits.pop_back();
-      hull.fpr.pop_back();
-    }
-    hull.millibits.push_back(m);
-    hull.fpr.push_back(y);
-    if (m == hi) break;
-    m = std::min(hi, (m / kGridMillibits + 1) * kGridMillibits);
-  }
-  // Past the point where FPR stops falling, more bits buy nothing.
-  while (hull.fpr.size() >= 2 && hull.fpr.back() >= hull.fpr.end()[-2]) {
-    hull.millibits.pop_back();
-    hull.fpr.pop_back();
-  }
-  for (size_t v = 0; v + 1 < hull.millibits.size(); ++v) {
-    hull.slope.push_back((hull.fpr[v + 1] - hull.fpr[v]) /
-                         (hull.millibits[v + 1] - hull.millibits[v]));
-  }
-  return hull;
-}
-
-// FastLocalBloom's hull costs ~40 ms to build; build each model's once.
-std::shared_ptr<const Hull> HullFor(const FprModel& model) {
-  static std::mutex mu;
-  static std::map<std::pair<std::string, double>, std::shared_ptr<const Hull>>
-      cache;
-  const auto key = std::make_pair(model.Name(), model.min_bits());
-  std::lock_guard<std::mutex> lock(mu);
-  auto& hull = cache[key];
-  if (!hull) hull = std::make_shared<const Hull>(BuildHull(model));
-  return hull;
-}
-
-// The hull vertex a level of n entries in w runs takes at price lambda: the
-// first whose next step gains less than lambda per millibit-entry,
-// w |slope| < lambda n. In logs, so that run sizes 1e300 apart still work.
-size_t VertexAt(const Hull& hull, double entries, double runs,
-                double log_lambda) {
-  const double threshold =
-      -std::exp(log_lambda + std::log(entries) - std::log(runs));
-  return std::lower_bound(hull.slope.begin(), hull.slope.end(), threshold) -
-         hull.slope.begin();
-}
 
 // Water-filling over the levels in `on`, each between min_bits and
 // max_bits, with `budget` millibit-entries. At multiplier lambda a level with
@@ -91,12 +27,12 @@ size_t VertexAt(const Hull& hull, double entries, double runs,
 // less than lambda per millibit-entry: w |slope| < lambda n. Bisection on
 // log(lambda) finds where the spend crosses the budget; the levels that move
 // there are the margin, and take what is left, 1 millibit at a time.
-std::vector<int> WaterFill(const std::vector<const Hull*>& hulls,
+std::vector<int> WaterFill(const std::vector<const FprHull*>& hulls,
                            const std::vector<LevelShape>& shape,
                            const std::vector<size_t>& on, double budget,
                            double* lambda) {
   auto vertex_at = [&](size_t i, double log_lambda) {
-    return VertexAt(*hulls[i], shape[i].entries, shape[i].runs, log_lambda);
+    return HullVertexAt(*hulls[i], shape[i].entries, shape[i].runs, log_lambda);
   };
   auto spend = [&](double log_lambda) {
     double total = 0;
@@ -109,15 +45,8 @@ std::vector<int> WaterFill(const std::vector<const Hull*>& hulls,
   const double slack = 1e-9 * std::max(1.0, budget);
   // Bracket log(lambda): at hi every level sits at min_bits, at lo every
   // level at its best filter.
-  double hi = -std::numeric_limits<double>::infinity();
-  double lo = std::numeric_limits<double>::infinity();
-  for (size_t i : on) {
-    const std::vector<double>& slope = hulls[i]->slope;
-    if (slope.empty()) continue;
-    const double scale = std::log(shape[i].runs) - std::log(shape[i].entries);
-    hi = std::max(hi, std::log(-slope.front()) + scale + 1);
-    lo = std::min(lo, std::log(-slope.back()) + scale - 1);
-  }
+  double lo, hi;
+  LogLambdaBracket(hulls, shape, on, &lo, &hi);
   std::vector<int> millibits(shape.size(), 0);
   if (!(lo < hi) || spend(lo) <= budget + slack) {
     lo = hi = -std::numeric_limits<double>::infinity();  // lambda = 0
@@ -133,7 +62,7 @@ std::vector<int> WaterFill(const std::vector<const Hull*>& hulls,
     remaining -= shape[i].entries * millibits[i];
   }
   for (size_t i : on) {
-    const Hull& hull = *hulls[i];
+    const FprHull& hull = *hulls[i];
     const size_t target = vertex_at(i, lo);
     const double n = shape[i].entries;
     for (size_t v = vertex_at(i, hi); v < target; ++v) {
@@ -198,8 +127,8 @@ Plan PlanBitsPerKey(const std::vector<LevelShape>& shape, double bits_per_key,
 
 Plan PlanBitsPerKey(const std::vector<LevelShape>& shape, double bits_per_key,
                     const std::vector<FprModel>& models) {
-  std::vector<std::shared_ptr<const Hull>> owned;
-  std::vector<const Hull*> hulls;
+  std::vector<std::shared_ptr<const FprHull>> owned;
+  std::vector<const FprHull*> hulls;
   for (const FprModel& model : models) {
     owned.push_back(HullFor(model));
     hulls.push_back(owned.back().get());
@@ -268,13 +197,19 @@ int BuildableMillibits(double bits_per_key, const FprModel& model) {
 
 Plan PlanUniform(const std::vector<LevelShape>& shape, double bits_per_key,
                  const FprModel& model) {
-  const int millibits = BuildableMillibits(bits_per_key, model);
+  return PlanUniform(shape, bits_per_key,
+                     std::vector<FprModel>(shape.size(), model));
+}
+
+Plan PlanUniform(const std::vector<LevelShape>& shape, double bits_per_key,
+                 const std::vector<FprModel>& models) {
   Plan plan;
   plan.levels.resize(shape.size());
   for (size_t i = 0; i < shape.size(); ++i) {
-    plan.levels[i].millibits_per_key = shape[i].filtered ? millibits : 0;
+    plan.levels[i].millibits_per_key =
+        shape[i].filtered ? BuildableMillibits(bits_per_key, models[i]) : 0;
   }
-  EvaluatePlan(shape, std::vector<FprModel>(shape.size(), model), &plan);
+  EvaluatePlan(shape, models, &plan);
   return plan;
 }
 
@@ -304,9 +239,9 @@ std::string StaticShape(double size_ratio, int num_levels,
 
 int PlanRun(double entries, double runs, double lambda, const FprModel& model) {
   if (!(runs > 0)) return 0;
-  const std::shared_ptr<const Hull> hull = HullFor(model);
+  const std::shared_ptr<const FprHull> hull = HullFor(model);
   if (!(entries > 0)) return hull->millibits.back();
-  const size_t v = VertexAt(*hull, entries, runs, std::log(lambda));
+  const size_t v = HullVertexAt(*hull, entries, runs, std::log(lambda));
   // No filter at all is the other choice: worth it if the cheapest filter
   // saves less than it costs at this price.
   const double with =

@@ -21,7 +21,9 @@
 // multiplier lambda at which each level's best hull point just fits the
 // budget, and fills what is left, 0.001 bit at a time, on the levels at the
 // margin. That is the exact optimum of the convexified problem on the grid,
-// for any number of levels and any sizes.
+// for any number of levels and any sizes. The hull and its price arithmetic
+// are in fpr_hull.h; the dual problem (least bits for a Sum FPR target) is
+// in monkey_memory.h.
 #pragma once
 
 #include <string>
@@ -86,6 +88,12 @@ int BuildableMillibits(double bits_per_key, const FprModel& model);
 // The same budget given to every filtered level, for comparison.
 Plan PlanUniform(const std::vector<LevelShape>& shape, double bits_per_key,
                  const FprModel& model);
+
+// The same, with each level's own filter (models.size() == shape.size()):
+// bits_per_key as RocksDB rounds it, clamped to what each level's filter can
+// build. Its sum_fpr is objective=memory's default target (monkey_memory.h).
+Plan PlanUniform(const std::vector<LevelShape>& shape, double bits_per_key,
+                 const std::vector<FprModel>& models);
 
 // The shape assumed when the live one is unknown: num_levels levels, each
 // size_ratio times the one above, the last one full, and L0 one more step up

@@ -1,0 +1,27 @@
+// What monkey_plan --db prints for one column family: a table per level
+// (files, runs as the policy plans them, probes per lookup, keys, filter bytes,
+// realized bits/key, filter kind, model FPR, and the bits/key and FPR of both
+// suggestions), the Sum FPR and filter bytes now, and the two suggestions with
+// their options strings; or the same as JSON (keys in docs/advisor.md).
+#pragma once
+
+#include <string>
+
+#include "monkey/tools/advisor/db_facts.h"
+#include "monkey/util/advisor.h"
+#include "nlohmann/json.hpp"
+
+namespace monkey::advisor {
+
+// `advice` is nullptr where there is nothing to advise; `why` says why.
+std::string AdviceText(const ColumnFamilyFacts& facts, const Advice* advice,
+                       const std::string& why);
+
+// One element of "column_families": name, levels (level, files, entries,
+// filter_bytes, bits_per_key, filter, model_fpr), sum_fpr_now,
+// filter_bytes_now, same_bytes (sum_fpr, options) and same_fpr
+// (filter_bytes, saving, options); a suggestion that cannot be made, or
+// all of them without advice, is null.
+nlohmann::json AdviceJson(const ColumnFamilyFacts& facts, const Advice* advice);
+
+}  // namespace monkey::advisor
