@@ -13,6 +13,7 @@
 #include "monkey/util/filter_fpr_model.h"
 #include "monkey/util/live_plan.h"
 #include "monkey/util/monkey_bpk.h"
+#include "monkey/util/monkey_memory.h"
 #include "monkey/util/plan_format.h"
 #include "rocksdb/convenience.h"
 #include "rocksdb/env.h"
@@ -78,6 +79,11 @@ const std::unordered_map<std::string, MonkeyOptions::Filter> kFilterNames = {
     {"ribbon", MonkeyOptions::Filter::kRibbon},
     {"auto", MonkeyOptions::Filter::kAuto},
 };
+const std::unordered_map<std::string, MonkeyOptions::Objective>
+    kObjectiveNames = {
+        {"fpr", MonkeyOptions::Objective::kSumFpr},
+        {"memory", MonkeyOptions::Objective::kMemory},
+};
 const std::unordered_map<std::string, MonkeyOptions::Shape> kShapeNames = {
     {"live", MonkeyOptions::Shape::kLive},
     {"static", MonkeyOptions::Shape::kStatic},
@@ -111,6 +117,10 @@ const std::unordered_map<std::string, OptionTypeInfo> kMonkeyOptionsInfo = {
                           "monkey: filter must be bloom, ribbon or auto")},
     {"shape", StrictEnum(offsetof(MonkeyOptions, shape), &kShapeNames,
                          "monkey: shape must be live or static")},
+    {"objective",
+     StrictEnum(offsetof(MonkeyOptions, objective), &kObjectiveNames,
+                "monkey: objective must be fpr or memory")},
+    {"max_sum_fpr", ExactDouble(offsetof(MonkeyOptions, max_sum_fpr))},
 };
 
 FilterChoice ChoiceOf(const MonkeyOptions& options) {
@@ -196,8 +206,32 @@ Status MonkeyFilterPolicy::Replan() {
         "monkey: size_ratio must be a finite number above 1",
         "got " + std::to_string(o.size_ratio));
   }
-  // filter and shape are enums: their parser rejects anything else, and
-  // C++ can only hold a named value.
+  if (!(o.max_sum_fpr >= 0 && std::isfinite(o.max_sum_fpr))) {
+    return Status::InvalidArgument(
+        "monkey: max_sum_fpr must be a finite fraction above 0",
+        "got " + std::to_string(o.max_sum_fpr));
+  }
+  if (o.max_sum_fpr > 0 && o.objective != MonkeyOptions::Objective::kMemory) {
+    return Status::InvalidArgument(
+        "monkey: max_sum_fpr applies with objective=memory",
+        "got max_sum_fpr=" + std::to_string(o.max_sum_fpr));
+  }
+  // filter, shape and objective are enums: their parser rejects anything
+  // else, and C++ can only hold a named value.
+  if (o.objective == MonkeyOptions::Objective::kMemory && o.max_sum_fpr > 0) {
+    // A target the best filters RocksDB builds miss on its default tree.
+    std::vector<LevelShape> shape;
+    StaticShape(o.size_ratio, kDefaultNumLevels, o.last_level_filter, &shape);
+    const double least =
+        LeastSumFpr(shape, ModelsForLevels(ChoiceOf(o), shape.size()));
+    if (o.max_sum_fpr < least) {
+      return Status::InvalidArgument(
+          "monkey: max_sum_fpr cannot be reached",
+          "got " + std::to_string(o.max_sum_fpr) + "; the best filters give " +
+              std::to_string(least) + " on " +
+              std::to_string(kDefaultNumLevels) + " levels");
+    }
+  }
   {
     std::lock_guard<std::mutex> lock(mu_);
     static_plans_.clear();
@@ -225,9 +259,22 @@ MonkeyFilterPolicy::StaticPlan(int num_levels) const {
                   &plans->shape);
   assert(error.empty());
   (void)error;
-  plans->plan =
-      PlanBitsPerKey(plans->shape, options_.bits_per_key,
-                     ModelsForLevels(ChoiceOf(options_), plans->shape.size()));
+  const std::vector<FprModel> models =
+      ModelsForLevels(ChoiceOf(options_), plans->shape.size());
+  if (options_.objective == MonkeyOptions::Objective::kMemory) {
+    const double target =
+        options_.max_sum_fpr > 0
+            ? options_.max_sum_fpr
+            : UniformSumFpr(plans->shape, options_.bits_per_key, models);
+    // At a depth where the target is out of reach, the best filters.
+    if (!PlanLeastBits(plans->shape, target, models, &plans->plan).empty()) {
+      PlanLeastBits(plans->shape, LeastSumFpr(plans->shape, models) * 1.000001,
+                    models, &plans->plan);
+    }
+    plans->bits_per_key = plans->plan.bits_per_key();
+  } else {
+    plans->plan = PlanBitsPerKey(plans->shape, options_.bits_per_key, models);
+  }
   std::lock_guard<std::mutex> lock(mu_);
   return static_plans_.emplace(num_levels, std::move(plans)).first->second;
 }
@@ -249,6 +296,11 @@ void MonkeyFilterPolicy::UpdateLiveShape(
   live_options.bits_per_key = options_.bits_per_key;
   live_options.last_level_filter = options_.last_level_filter;
   live_options.filter = ChoiceOf(options_);
+  live_options.objective =
+      options_.objective == MonkeyOptions::Objective::kMemory
+          ? Objective::kMemory
+          : Objective::kSumFpr;
+  live_options.max_sum_fpr = options_.max_sum_fpr;
   LivePlan live;
   const bool usable = PlanLiveTree(levels, live_options, &live);
   auto plans = std::make_shared<LevelPlans>();
@@ -352,18 +404,35 @@ std::string MonkeyFilterPolicy::PlanToString(
   if (num_levels < 1) num_levels = kDefaultNumLevels;
   std::shared_ptr<const LevelPlans> plans = LivePlansOf(column_family);
   if (plans == nullptr) plans = StaticPlan(num_levels);
-  char budget[64];
-  snprintf(budget, sizeof(budget), "%g bits/key", options_.bits_per_key);
+  char budget[96];
   std::string header = "monkey plan (" +
                        std::string(plans->live ? "live" : "static") +
-                       " shape): " + budget;
-  // The live plan moves its price when the filters already built stray
-  // from the budget (util/live_plan.h); say so when it does.
-  if (std::fabs(plans->bits_per_key / options_.bits_per_key - 1) >
-      kShownBudgetChange) {
-    snprintf(budget, sizeof(budget), " (new files %.3f, to hold it)",
+                       " shape): ";
+  if (options_.objective == MonkeyOptions::Objective::kMemory) {
+    // The least memory for a Sigma FPR target: say what it costs.
+    if (options_.max_sum_fpr > 0) {
+      snprintf(budget, sizeof(budget), "objective memory, Sigma FPR <= %g",
+               options_.max_sum_fpr);
+    } else {
+      snprintf(budget, sizeof(budget),
+               "objective memory, Sigma FPR <= uniform %g bits/key's",
+               options_.bits_per_key);
+    }
+    header += budget;
+    snprintf(budget, sizeof(budget), " (new files %.3f bits/key)",
              plans->bits_per_key);
     header += budget;
+  } else {
+    snprintf(budget, sizeof(budget), "%g bits/key", options_.bits_per_key);
+    header += budget;
+    // The live plan moves its price when the filters already built stray
+    // from the budget (util/live_plan.h); say so when it does.
+    if (std::fabs(plans->bits_per_key / options_.bits_per_key - 1) >
+        kShownBudgetChange) {
+      snprintf(budget, sizeof(budget), " (new files %.3f, to hold it)",
+               plans->bits_per_key);
+      header += budget;
+    }
   }
   std::string filter;
   for (const auto& [name, value] : kFilterNames) {

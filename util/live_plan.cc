@@ -136,7 +136,10 @@ bool PlanLiveTree(const std::vector<LiveLevel>& levels,
     double log_lambda = 0;
     std::vector<int> millibits;
   };
-  auto solve = [&](const Measure& measure, double target) {
+  // `linear` measures (bits) take each level's weight from a unit step;
+  // Sigma FPR, convex, its slope at the level's bits (the fill then stops a
+  // little short of the target).
+  auto solve = [&](const Measure& measure, double target, bool linear = true) {
     double lo = kMinLogLambda, hi = kMaxLogLambda;
     for (int i = 0; i < kBisections; ++i) {
       const double mid = (lo + hi) / 2;
@@ -146,38 +149,114 @@ bool PlanLiveTree(const std::vector<LiveLevel>& levels,
     std::vector<int>& millibits = solution.millibits;
     const std::vector<int> above = bits_at(lo);
     double left = target - measure(millibits);
-    const std::vector<int> none(n, 0);
-    const double base = measure(none);
     for (size_t i = 0; i < n && left > 0; ++i) {
       if (above[i] <= millibits[i]) continue;
-      std::vector<int> unit(n, 0);
-      unit[i] = 1000;
-      const double per_millibit = (measure(unit) - base) / 1000;
+      double per_millibit;
+      if (linear) {
+        std::vector<int> unit(n, 0), none(n, 0);
+        unit[i] = 1000;
+        per_millibit = (measure(unit) - measure(none)) / 1000;
+      } else {
+        std::vector<int> step = millibits;
+        step[i] = above[i];
+        per_millibit =
+            (measure(step) - measure(millibits)) / (above[i] - millibits[i]);
+      }
       if (!(per_millibit > 0)) continue;
       const int extra = std::min(above[i] - millibits[i],
                                  static_cast<int>(left / per_millibit));
       millibits[i] += extra;
       left -= extra * per_millibit;
     }
+    // A convex measure can stop short of its target: then the vertices
+    // above it, which reach it.
+    if (!linear && measure(millibits) < target) millibits = above;
     return solution;
   };
   const double budget = options.bits_per_key;
-  // The price at which the live tree, built at the plan, spends the budget.
-  // L0's files count at their own bits: a young tree's L0 holds a large
-  // share of its keys.
-  Solution plan = solve(spend, budget);
-  // The tree strays from the budget by more than the band: the price that
-  // brings it to the band's edge, within kMaxCorrection of the budget.
-  if (known > 0.1 * settled_keys) {
-    const double now = projected(plan.millibits);
-    if (now / budget - 1 > kOverBand || 1 - now / budget > kUnderBand) {
-      const double sign = now > budget ? 1 : -1;
-      Solution corrected = solve(
-          projected, budget * (sign > 0 ? 1 + kOverBand : 1 - kUnderBand));
-      Solution bound = solve(spend, budget * (1 - sign * kMaxCorrection));
-      const bool bounded = sign > 0 ? bound.log_lambda < corrected.log_lambda
-                                    : bound.log_lambda > corrected.log_lambda;
-      plan = std::move(bounded ? bound : corrected);
+  const std::vector<FprModel> live_models = ModelsForLevels(options.filter, n);
+  Solution plan;
+  if (options.objective == Objective::kSumFpr) {
+    // The price at which the live tree, built at the plan, spends the
+    // budget. L0's files count at their own bits: a young tree's L0 holds
+    // a large share of its keys.
+    plan = solve(spend, budget);
+    // The tree strays from the budget by more than the band: the price that
+    // brings it to the band's edge, within kMaxCorrection of the budget.
+    if (known > 0.1 * settled_keys) {
+      const double now = projected(plan.millibits);
+      if (now / budget - 1 > kOverBand || 1 - now / budget > kUnderBand) {
+        const double sign = now > budget ? 1 : -1;
+        Solution corrected = solve(
+            projected, budget * (sign > 0 ? 1 + kOverBand : 1 - kUnderBand));
+        Solution bound = solve(spend, budget * (1 - sign * kMaxCorrection));
+        const bool bounded = sign > 0 ? bound.log_lambda < corrected.log_lambda
+                                      : bound.log_lambda > corrected.log_lambda;
+        plan = std::move(bounded ? bound : corrected);
+      }
+    }
+  } else {
+    // Sigma FPR of the live tree built at `millibits`: each run by its reach.
+    auto sum_fpr = [&](const std::vector<int>& millibits) {
+      double fpr = 0;
+      for (size_t i = 0; i < n; ++i) {
+        if (live.shape[i].filtered) {
+          fpr += live.shape[i].runs *
+                 live_models[i].FalsePositiveRate(millibits[i] / 1000.0);
+        }
+      }
+      return fpr;
+    };
+    // The same once the jobs in flight are done: each level's sunk files at
+    // their average bits, the keys being written at the plan's.
+    auto projected_fpr = [&](const std::vector<int>& millibits) {
+      double fpr = 0;
+      for (size_t i = 0; i < n; ++i) {
+        if (!live.shape[i].filtered) continue;
+        const FprModel& model = live_models[i];
+        const double planned = model.FalsePositiveRate(millibits[i] / 1000.0);
+        double level = planned;
+        if (i < levels.size()) {
+          const LiveLevel& l = levels[i];
+          const double fluid = i > 0 ? l.fluid_entries : 0;
+          if (l.built_entries + fluid > 0) {
+            const double sunk =
+                l.filter_entries > 0
+                    ? model.FalsePositiveRate(l.filter_bits / l.filter_entries)
+                    : 1.0;
+            level = (l.built_entries * sunk + fluid * planned) /
+                    (l.built_entries + fluid);
+          }
+        }
+        fpr += live.shape[i].runs * level;
+      }
+      return fpr;
+    };
+    auto less_fpr = [&](const std::vector<int>& m) { return -sum_fpr(m); };
+    auto less_projected = [&](const std::vector<int>& m) {
+      return -projected_fpr(m);
+    };
+    const double target =
+        options.max_sum_fpr > 0
+            ? options.max_sum_fpr
+            : PlanUniform(live.shape, budget, live_models).sum_fpr;
+    plan = solve(less_fpr, -target, /*linear=*/false);
+    if (known > 0.1 * settled_keys) {
+      const double now = projected_fpr(plan.millibits);
+      if (now / target - 1 > kOverBand || 1 - now / target > kUnderBand) {
+        // Over the target: more bits (a lower price), at most kMaxCorrection
+        // more than the plan spends; under it, the other way.
+        const double sign = now > target ? 1 : -1;
+        const double nominal = spend(plan.millibits);
+        Solution corrected =
+            solve(less_projected,
+                  -target * (sign > 0 ? 1 + kOverBand : 1 - kUnderBand),
+                  /*linear=*/false);
+        Solution bound = solve(spend, nominal * (1 + sign * kMaxCorrection));
+        const bool bounded = sign > 0 ? bound.log_lambda > corrected.log_lambda
+                                      : bound.log_lambda < corrected.log_lambda;
+        plan = std::move(bounded ? bound : corrected);
+      }
     }
   }
   const std::vector<int>& millibits = plan.millibits;
@@ -187,7 +266,7 @@ bool PlanLiveTree(const std::vector<LiveLevel>& levels,
   for (size_t i = 0; i < n; ++i) {
     live.plan.levels[i].millibits_per_key = millibits[i];
   }
-  EvaluatePlan(live.shape, ModelsForLevels(options.filter, n), &live.plan);
+  EvaluatePlan(live.shape, live_models, &live.plan);
   *out = std::move(live);
   return true;
 }

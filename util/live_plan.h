@@ -12,10 +12,20 @@
 
 namespace monkey {
 
+// What the plan minimises (the policy's `objective` option).
+enum class Objective {
+  kSumFpr,  // "fpr": the least Sigma FPR for the budget bits_per_key
+  kMemory,  // "memory": the least filter bits for a Sigma FPR target
+};
+
 struct LivePlanOptions {
   double bits_per_key = 10;  // the average budget, in real bits per key
   bool last_level_filter = true;
   FilterChoice filter = FilterChoice::kBloom;
+  Objective objective = Objective::kSumFpr;
+  // Objective::kMemory's target; 0: the Sigma FPR that uniform bits_per_key
+  // gives the same live tree with the same filters.
+  double max_sum_fpr = 0;
 };
 
 struct LivePlan {
@@ -42,7 +52,11 @@ int LiveMillibitsForLevel(const LivePlan& plan, int level,
                           const LivePlanOptions& options);
 
 // The plan for new files of a live tree; false when the tree has no keys a
-// filter could be planned for (then the static plan applies).
+// filter could be planned for (then the static plan applies). With
+// Objective::kMemory the price is the one at which the live tree's Sigma
+// FPR meets the target, and the band holds the tree's Sigma FPR -- its sunk
+// filters at their bits, the files being built at the plan's -- as it holds
+// a budget.
 bool PlanLiveTree(const std::vector<LiveLevel>& levels,
                   const LivePlanOptions& options, LivePlan* out);
 

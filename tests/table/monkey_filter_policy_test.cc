@@ -86,6 +86,32 @@ TEST(MonkeyFilterPolicyTest, SerializedFormRoundTrips) {
       << mismatch;
 }
 
+// objective=memory: the least memory for a Sigma FPR target, by default
+// the one uniform bits_per_key gives; it round-trips like the rest.
+TEST(MonkeyFilterPolicyTest, TheMemoryObjectiveSavesMemoryAtTheSameSigmaFpr) {
+  std::shared_ptr<const ROCKSDB_NAMESPACE::FilterPolicy> policy;
+  ASSERT_TRUE(
+      Parse("id=monkey;bits_per_key=10;objective=memory", &policy).ok());
+  const MonkeyFilterPolicy& memory = AsMonkey(*policy);
+  EXPECT_EQ(memory.options().objective, MonkeyOptions::Objective::kMemory);
+  EXPECT_NE(memory.PlanToString(7).find("objective memory"), std::string::npos);
+  // Seven levels: far fewer bits than 10 where most keys are.
+  EXPECT_LT(memory.MillibitsForLevel(6, 7), 8000);
+  std::shared_ptr<const ROCKSDB_NAMESPACE::FilterPolicy> again;
+  ASSERT_TRUE(
+      Parse(policy->ToString(ROCKSDB_NAMESPACE::ConfigOptions()), &again).ok())
+      << policy->ToString(ROCKSDB_NAMESPACE::ConfigOptions());
+  EXPECT_EQ(AsMonkey(*again).options().objective,
+            MonkeyOptions::Objective::kMemory);
+
+  std::shared_ptr<const ROCKSDB_NAMESPACE::FilterPolicy> loose;
+  ASSERT_TRUE(Parse("id=monkey;objective=memory;max_sum_fpr=0.2", &loose).ok());
+  EXPECT_EQ(AsMonkey(*loose).options().max_sum_fpr, 0.2);
+  // A looser target (uniform 10 bits gives 6.8% on 7 levels), fewer bits.
+  EXPECT_LT(AsMonkey(*loose).MillibitsForLevel(6, 7),
+            memory.MillibitsForLevel(6, 7));
+}
+
 TEST(MonkeyFilterPolicyTest, BadInputIsAnErrorThatNamesIt) {
   struct Case {
     std::string uri;
@@ -107,6 +133,13 @@ TEST(MonkeyFilterPolicyTest, BadInputIsAnErrorThatNamesIt) {
       {"id=monkey;last_level_filter=maybe", "last_level_filter"},
       {"id=monkey;bogus_option=1", "bogus_option"},
       {"id=monkey;bits_per_key", "bits_per_key"},
+      {"id=monkey;objective=speed", "speed"},
+      {"id=monkey;objective=memory;max_sum_fpr=-0.1", "max_sum_fpr"},
+      {"id=monkey;objective=memory;max_sum_fpr=nan", "max_sum_fpr"},
+      {"id=monkey;objective=memory;max_sum_fpr=2%", "2%"},
+      {"id=monkey;max_sum_fpr=0.02", "objective=memory"},
+      // Below what the best filters reach on RocksDB's default tree.
+      {"id=monkey;objective=memory;max_sum_fpr=1e-12", "cannot be reached"},
   };
   for (const Case& c : cases) {
     std::shared_ptr<const ROCKSDB_NAMESPACE::FilterPolicy> policy;

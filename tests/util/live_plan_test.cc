@@ -180,6 +180,52 @@ TEST(LivePlanTest, UnplannedLevelsGetTheAverageBudget) {
   EXPECT_FALSE(PlanLiveTree({{0, 0}, {0, 0}}, options, &plan));
 }
 
+// objective=memory: the least bits whose Sigma FPR meets the target, by
+// default the Sigma FPR uniform bits_per_key gives the same tree.
+TEST(LivePlanTest, TheMemoryObjectiveMeetsItsTarget) {
+  const std::vector<LiveLevel> tree = {
+      {0, 0}, {0, 0}, {10000, 1}, {100000, 1}, {1000000, 1}};
+  LivePlanOptions options;
+  options.bits_per_key = 10;
+  options.objective = Objective::kMemory;
+  LivePlan plan;
+  ASSERT_TRUE(PlanLiveTree(tree, options, &plan));
+  const double uniform =
+      PlanUniform(plan.shape, 10, FprModel::FastLocalBloom()).sum_fpr;
+  EXPECT_LE(plan.plan.sum_fpr, uniform);
+  EXPECT_GT(plan.plan.sum_fpr, 0.99 * uniform);
+  EXPECT_LT(plan.plan.bits_per_key(), 0.93 * 10);  // 3 runs: ~8.3 bits
+  options.max_sum_fpr = 0.02;
+  ASSERT_TRUE(PlanLiveTree(tree, options, &plan));
+  EXPECT_LE(plan.plan.sum_fpr, 0.02);
+  EXPECT_GT(plan.plan.sum_fpr, 0.99 * 0.02);
+  // The least bits: within 0.5% of the budget at which the budget's plan
+  // reaches the same Sigma FPR.
+  LivePlanOptions budget;
+  budget.bits_per_key = plan.plan.bits_per_key() * 0.995;
+  LivePlan cheaper;
+  ASSERT_TRUE(PlanLiveTree(tree, budget, &cheaper));
+  EXPECT_GT(cheaper.plan.sum_fpr, 0.02);
+}
+
+// Its band holds the tree's Sigma FPR: filters built too weak for the
+// target make new files stronger.
+TEST(LivePlanTest, TheMemoryObjectiveHoldsItsTargetAsABudget) {
+  LivePlanOptions options;
+  options.objective = Objective::kMemory;
+  options.max_sum_fpr = 0.02;
+  LivePlan fresh;
+  ASSERT_TRUE(PlanLiveTree({{0, 0}, {10000, 1}, {100000, 1}}, options, &fresh));
+  std::vector<LiveLevel> weak = {{0, 0}, Built(10000, 6), Built(100000, 6)};
+  weak[2].fluid_entries = 10000;
+  weak[2].built_entries -= 10000;
+  weak[2].filter_entries -= 10000;
+  weak[2].filter_bits -= 10000 * 6.0;
+  LivePlan plan;
+  ASSERT_TRUE(PlanLiveTree(weak, options, &plan));
+  EXPECT_GT(Bits(plan, 2), Bits(fresh, 2));
+}
+
 // One growth path of the simulated tree, and what it is held to.
 struct Path {
   SimOptions sim;

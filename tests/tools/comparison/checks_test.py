@@ -37,6 +37,19 @@ class ChecksTest(unittest.TestCase):
         other = result("monkey:100", 1000, 0.001, 0.001, 1000)
         self.assertEqual(len(monkey_checks(self.results + [other])), 2)
 
+    def test_the_memory_objective_holds_the_sum_fpr_in_fewer_bytes(self):
+        spec = "monkey10/memory=id=monkey;bits_per_key=10;objective=memory"
+        saving = result(spec, 1000, 0.0205, 0.0205, 80)
+        self.assertTrue(monkey_checks(self.results + [saving])[-1].startswith(
+            "PASS 1,000 keys monkey10/memory vs bloomfilter:10 (sum FPR <= "
+            "1.05x, fewer bytes): sum FPR 2.050% vs 2.000% (1.025x)"))
+        worse = result(spec, 1000, 0.022, 0.022, 80)
+        self.assertTrue(monkey_checks(self.results + [worse])[-1].startswith(
+            "FAIL 1,000 keys monkey10/memory"))
+        bigger = result(spec, 1000, 0.02, 0.02, 100)
+        self.assertTrue(monkey_checks(self.results + [bigger])[-1].startswith(
+            "FAIL 1,000 keys monkey10/memory"))
+
     def test_too_many_bytes_fails(self):
         self.results[1] = result("monkey:10", 1000, 0.014, 0.014, 106)
         self.assertTrue(monkey_checks(self.results)[0].startswith("FAIL"))
