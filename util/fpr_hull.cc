@@ -82,4 +82,35 @@ void LogLambdaBracket(const std::vector<const FprHull*>& hulls,
   }
 }
 
+std::vector<const FprHull*> HullsFor(
+    const std::vector<FprModel>& models,
+    std::vector<std::shared_ptr<const FprHull>>* owned) {
+  std::vector<const FprHull*> hulls;
+  for (const FprModel& model : models) {
+    owned->push_back(HullFor(model));
+    hulls.push_back(owned->back().get());
+  }
+  return hulls;
+}
+
+PlanCandidates CandidatesOf(const std::vector<LevelShape>& shape,
+                            const std::vector<const FprHull*>& hulls) {
+  PlanCandidates c;
+  c.fixed.assign(shape.size(), 0);
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (!shape[i].filtered || shape[i].runs <= 0) continue;
+    if (shape[i].entries <= 0) {
+      c.fixed[i] = hulls[i]->millibits.back();
+    } else {
+      c.by_run_size.push_back(i);
+    }
+  }
+  std::stable_sort(c.by_run_size.begin(), c.by_run_size.end(),
+                   [&](size_t a, size_t b) {
+                     return shape[a].entries / shape[a].runs <
+                            shape[b].entries / shape[b].runs;
+                   });
+  return c;
+}
+
 }  // namespace monkey

@@ -40,6 +40,24 @@ std::shared_ptr<const FprHull> HullFor(const FprModel& model);
 size_t HullVertexAt(const FprHull& hull, double entries, double runs,
                     double log_lambda);
 
+// The hulls of `models`, one per level, kept alive by `owned`.
+std::vector<const FprHull*> HullsFor(
+    const std::vector<FprModel>& models,
+    std::vector<std::shared_ptr<const FprHull>>* owned);
+
+// The levels a planner chooses bits for, and the bits of the rest: a level
+// with runs and no keys costs nothing and gets its best filter; a level
+// nobody probes, or one that may not carry a filter, gets none. The
+// candidates come smallest run first: swapping two runs' bits shows that a
+// smaller run never gets fewer bits at the optimum, so the levels with a
+// filter are the first k of them for some k, each k a convex problem.
+struct PlanCandidates {
+  std::vector<int> fixed;  // millibits of the levels that are not candidates
+  std::vector<size_t> by_run_size;
+};
+PlanCandidates CandidatesOf(const std::vector<LevelShape>& shape,
+                            const std::vector<const FprHull*>& hulls);
+
 // A bracket [*lo, *hi] of log(lambda) for the levels in `on`: at *hi every
 // one sits at its first vertex (min_bits), at *lo every one at its last
 // (its best filter). Both are -inf, +inf reversed when no level in `on`

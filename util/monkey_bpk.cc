@@ -128,38 +128,18 @@ Plan PlanBitsPerKey(const std::vector<LevelShape>& shape, double bits_per_key,
 Plan PlanBitsPerKey(const std::vector<LevelShape>& shape, double bits_per_key,
                     const std::vector<FprModel>& models) {
   std::vector<std::shared_ptr<const FprHull>> owned;
-  std::vector<const FprHull*> hulls;
-  for (const FprModel& model : models) {
-    owned.push_back(HullFor(model));
-    hulls.push_back(owned.back().get());
-  }
+  const std::vector<const FprHull*> hulls = HullsFor(models, &owned);
   double entries = 0;
   for (const LevelShape& level : shape) {
     if (level.filtered) entries += level.entries;
   }
   const double budget = bits_per_key * 1000.0 * entries;  // millibit-entries
 
-  // Levels that cost nothing get the best filter there is; levels nobody
-  // probes get none. The rest are candidates.
-  std::vector<int> fixed(shape.size(), 0);
-  std::vector<size_t> candidates;
-  for (size_t i = 0; i < shape.size(); ++i) {
-    if (!shape[i].filtered || shape[i].runs <= 0) continue;
-    if (shape[i].entries <= 0) {
-      fixed[i] = hulls[i]->millibits.back();
-    } else {
-      candidates.push_back(i);
-    }
-  }
-  // Swapping two runs' bits shows that smaller runs never get fewer bits
-  // (with one filter model for all), so the levels with a filter are the
-  // first k in order of run size. Each k is a convex problem; the best of
-  // them is the optimum, zero-bit levels and all.
-  std::stable_sort(candidates.begin(), candidates.end(),
-                   [&](size_t a, size_t b) {
-                     return shape[a].entries / shape[a].runs <
-                            shape[b].entries / shape[b].runs;
-                   });
+  // Each k of the candidates, smallest runs first, is a convex problem; the
+  // best of them is the optimum, zero-bit levels and all.
+  const PlanCandidates chosen = CandidatesOf(shape, hulls);
+  const std::vector<int>& fixed = chosen.fixed;
+  const std::vector<size_t>& candidates = chosen.by_run_size;
   Plan best;
   double best_sum = std::numeric_limits<double>::infinity();
   double min_cost = 0;

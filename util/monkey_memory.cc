@@ -261,36 +261,17 @@ std::string PlanLeastBits(const std::vector<LevelShape>& shape,
            Number(least) + " on this shape";
   }
   std::vector<std::shared_ptr<const FprHull>> owned;
-  std::vector<const FprHull*> hulls;
-  for (const FprModel& model : models) {
-    owned.push_back(HullFor(model));
-    hulls.push_back(owned.back().get());
-  }
-  // Levels that cost nothing get the best filter there is; levels nobody
-  // probes get none. The rest are candidates, each with or without a
-  // filter.
-  std::vector<int> fixed(shape.size(), 0);
+  const std::vector<const FprHull*> hulls = HullsFor(models, &owned);
+  // As in PlanBitsPerKey: the candidates smallest runs first, each k of
+  // them a convex problem; the cheapest of those that reach the target is
+  // the optimum.
+  const PlanCandidates chosen = CandidatesOf(shape, hulls);
+  const std::vector<int>& fixed = chosen.fixed;
+  const std::vector<size_t>& candidates = chosen.by_run_size;
   double fixed_fpr = 0;
-  std::vector<size_t> candidates;
   for (size_t i = 0; i < shape.size(); ++i) {
-    if (!shape[i].filtered || shape[i].runs <= 0) continue;
-    if (shape[i].entries <= 0) {
-      fixed[i] = hulls[i]->millibits.back();
-      fixed_fpr += shape[i].runs * hulls[i]->fpr.back();
-    } else {
-      candidates.push_back(i);
-    }
+    if (fixed[i] > 0) fixed_fpr += shape[i].runs * hulls[i]->fpr.back();
   }
-  // As in PlanBitsPerKey: swapping two runs' bits shows that a smaller run
-  // never gets fewer bits at the optimum (swapping leaves the Sum FPR as it
-  // is and costs less), so the levels with a filter are the first k in
-  // order of run size. Each k is a convex problem; the cheapest of those
-  // that reach the target is the optimum.
-  std::stable_sort(candidates.begin(), candidates.end(),
-                   [&](size_t a, size_t b) {
-                     return shape[a].entries / shape[a].runs <
-                            shape[b].entries / shape[b].runs;
-                   });
   double unfiltered_fpr = 0;  // candidates without a filter: p = 1
   for (size_t i : candidates) unfiltered_fpr += shape[i].runs;
   double filtered_floor = 0;  // the first k at their best filters
