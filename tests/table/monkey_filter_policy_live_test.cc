@@ -93,20 +93,27 @@ TEST(MonkeyFilterPolicyLiveTest, NewFilesHoldTheRealizedBudget) {
   MonkeyFilterPolicyPeer::UpdateLiveShape(monkey, "default",
                                           {{0, 0}, {10000, 1}, {100000, 1}});
   const int neutral = monkey.MillibitsForLevel(2, 7, "default");
-  // Built at 8 bits/key: 20% under.
-  LiveLevel l1{10000, 1, 8.0 * 10000, 10000, 10000};
-  LiveLevel l2{100000, 1, 8.0 * 100000, 100000, 100000};
-  MonkeyFilterPolicyPeer::UpdateLiveShape(monkey, "default", {{0, 0}, l1, l2});
-  EXPECT_GT(monkey.MillibitsForLevel(2, 7, "default"), neutral);
-  l1.filter_bits = 12.0 * 10000;
-  l2.filter_bits = 12.0 * 100000;
-  MonkeyFilterPolicyPeer::UpdateLiveShape(monkey, "default", {{0, 0}, l1, l2});
-  EXPECT_LT(monkey.MillibitsForLevel(2, 7, "default"), neutral);
-  // 2% over: inside the band, left alone.
-  l1.filter_bits = 10.2 * 10000;
-  l2.filter_bits = 10.2 * 100000;
-  MonkeyFilterPolicyPeer::UpdateLiveShape(monkey, "default", {{0, 0}, l1, l2});
-  EXPECT_EQ(monkey.MillibitsForLevel(2, 7, "default"), neutral);
+  // Built at 8 bits/key: 20% under, with a compaction writing 10% of L2's
+  // keys (fluid: the files the plan is about to build, the only bits it can
+  // steer).
+  LiveLevel l1{10000, 1, 8.0 * 10000, 10000, 10000, 0};
+  LiveLevel l2{100000, 1, 8.0 * 90000, 90000, 90000, 10000};
+  auto at = [&](double bits_per_key) {
+    l1.filter_bits = bits_per_key * l1.filter_entries;
+    l2.filter_bits = bits_per_key * l2.filter_entries;
+    MonkeyFilterPolicyPeer::UpdateLiveShape(monkey, "default",
+                                            {{0, 0}, l1, l2});
+    return monkey.MillibitsForLevel(2, 7, "default");
+  };
+  EXPECT_GT(at(8.0), neutral);
+  EXPECT_LT(at(12.0), neutral);
+  // 2% over or 2% under: inside the 3% band either way, left alone.
+  EXPECT_EQ(at(10.2), neutral);
+  EXPECT_EQ(at(9.8), neutral);
+  // Nothing being written below L0: nothing to steer, however far off.
+  l2.fluid_entries = 0;
+  l2.built_entries = l2.filter_entries = 100000;
+  EXPECT_EQ(at(8.0), neutral);
 }
 
 // filter=auto: Bloom for L0, Ribbon below, each planned with its own model

@@ -77,11 +77,13 @@ TEST(LivePlanTest, L0FilesArePricedAsTheRunsTheyAre) {
   const double one = Bits(PlanOrDie({{8000, 1}, {0, 0}, {100000, 1}}, 10), 0);
   const double four = Bits(PlanOrDie({{8000, 4}, {0, 0}, {100000, 1}}, 10), 0);
   EXPECT_GT(four, one + 1);
-  // And L0 is planned into the budget: the young tree's L0 holds a share
-  // of its keys that the last level pays for.
+  // The budget is the settled tree's (L0 folded into L2): L0's files take
+  // their premium on top while they last, and once they drain the tree
+  // holds the budget.
   const LivePlan young = PlanOrDie({{40000, 4}, {0, 0}, {100000, 1}}, 10);
-  EXPECT_NEAR(young.plan.bits_per_key(), 10, 0.05);
-  EXPECT_LT(Bits(young, 2), 10);
+  EXPECT_NEAR(Bits(young, 2), 10, 0.05);
+  EXPECT_NEAR(young.new_file_budget, 10, 0.05);
+  EXPECT_GT(Bits(young, 0), Bits(young, 2) + 1);
 }
 
 // Under sequential keys files sit side by side, each reached by lookups in
