@@ -12,7 +12,6 @@
 #include <sstream>
 #include <thread>
 
-#include "monkey/util/key_permutation.h"
 #include "monkey/monkey_filter_policy.h"
 #include "monkey/table/shape_listener.h"
 #include "monkey/tests/small_tree_options.h"
@@ -20,6 +19,7 @@
 #include "monkey/tests/test_util.h"
 #include "monkey/util/advisor.h"
 #include "monkey/util/filter_fpr_model.h"
+#include "monkey/util/key_permutation.h"
 #include "monkey/util/live_shape.h"
 #include "nlohmann/json.hpp"
 #include "rocksdb/comparator.h"
@@ -271,7 +271,7 @@ std::set<std::string> Keys(const json& object) {
   return keys;
 }
 
-// The JSON keys, exactly.
+// The advisor's JSON keys, exactly as docs/advisor.md documents them.
 void ExpectJsonKeys(const json& cf) {
   EXPECT_EQ(Keys(cf), (std::set<std::string>{"name", "levels", "sum_fpr_now",
                                              "filter_bytes_now", "same_bytes",

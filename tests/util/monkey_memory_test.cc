@@ -107,8 +107,8 @@ std::vector<FprModel> Models(int which, size_t levels) {
   }
 }
 
-// Checks one dual plan against the bar: Sum FPR <= target and
-// within 1% of it (or no millibit to spare); bits within 0.5% of the least
+// Checks one dual plan against the dual planner's contract: Sum FPR <= target
+// and within 1% of it (or no millibit to spare); bits within 0.5% of the least
 // that reaches the target by the budget planner: no more than the least
 // budget found by bisection, and 0.5% fewer bits do not reach the target.
 // Returns whether the plan fell more than 1% short of the target.
@@ -137,9 +137,9 @@ bool CheckAgainstReference(const std::vector<LevelShape>& shape, double target,
   return short_of_target;
 }
 
-// The "Done when": random shapes, targets that uniform bits give
-// (objective=memory's default) and targets anywhere between the least Sum
-// FPR and no filters at all.
+// objective=memory's acceptance check (docs/design.md): random shapes, targets
+// that uniform bits give (objective=memory's default) and targets anywhere
+// between the least Sum FPR and no filters at all.
 TEST(MonkeyMemoryTest, MeetsTargetWithTheLeastBitsOnRandomShapes) {
   std::mt19937_64 rng(13);
   std::uniform_real_distribution<double> log_size(0, std::log(1e9));
@@ -224,7 +224,7 @@ TEST(MonkeyMemoryTest, FuzzerStyleShapes) {
   EXPECT_GT(unreachable, 20);
 }
 
-// The example: how many bits per key match uniform 10 bits/key as
+// The README's example: how many bits per key match uniform 10 bits/key as
 // the tree deepens (T = 10, one run per level, L0 one step up). With the
 // ideal Bloom filter, p_i = F n_i / (w_i N) at F = L p(10) for L levels,
 // so b_i = 10 - ln(L n_i / N) / ln^2 2 and the average is
