@@ -223,19 +223,19 @@ Step Measure(ROCKSDB_NAMESPACE::DB* db,
     shape[f.level].runs += Coverage(f, range);
   }
   // A level >= 1 is one run: the share of probes its files cover.
-  int l0_files = 0, nonempty_levels = 0;
-  for (const auto& f : files) l0_files += f.level == 0;
-  for (int l = 0; l < options.num_levels; ++l) {
-    if (l > 0) shape[l].runs = std::min(shape[l].runs, 1.0);
-    nonempty_levels += shape[l].entries > 0;
+  for (int l = 1; l < options.num_levels; ++l) {
+    shape[l].runs = std::min(shape[l].runs, 1.0);
   }
   // RocksDB skips the key-range check when the tree is one level of at most
   // 3 files (FilePicker in db/version_set.cc, 7.8.3 to main): a young tree of
   // L0 alone has every file's filter probed by every lookup, whatever its
   // range (measured: 3.0 probes per lookup for 3 disjoint L0 files under
   // sequential keys).
-  if (nonempty_levels == 1 && l0_files > 0 && l0_files <= 3) {
-    shape[0].runs = l0_files;
+  const auto l0_files = std::count_if(
+      files.begin(), files.end(), [](const auto& f) { return f.level == 0; });
+  if (l0_files > 0 && l0_files <= 3 &&
+      l0_files == static_cast<std::ptrdiff_t>(files.size())) {
+    shape[0].runs = static_cast<double>(l0_files);
   }
 
   monkey::FilterStatsCollector collector;
