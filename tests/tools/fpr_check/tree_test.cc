@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "monkey/install.h"
+#include "monkey/rocksdb_compat.h"
 #include "monkey/tests/test_util.h"
 #include "monkey/tools/fpr_check/baseline.h"
 #include "rocksdb/table.h"
@@ -41,11 +42,10 @@ Built BuildAndMeasure(const TreeSpec& spec, const std::string& uri,
   EXPECT_TRUE(s.ok()) << s.ToString();
   options.create_if_missing = false;
   options.error_if_exists = false;
-  ROCKSDB_NAMESPACE::DB* raw = nullptr;
-  s = ROCKSDB_NAMESPACE::DB::Open(options, path, &raw);
+  std::unique_ptr<ROCKSDB_NAMESPACE::DB> db;
+  s = OpenDB(options, path, &db);
   EXPECT_TRUE(s.ok()) << s.ToString();
   if (!s.ok()) return built;
-  std::unique_ptr<ROCKSDB_NAMESPACE::DB> db(raw);
   FilterStatsCollector collector;
   EXPECT_TRUE(ProbeAbsent(spec, db.get(), &collector).ok());
   FilterReport report;
