@@ -48,6 +48,22 @@ TEST(RocksDBCompatTest, FallsBackToDBPointerPointer) {
   EXPECT_EQ(db.get(), raw);  // owned now, deleted with db
 }
 
+// Set where the option exists, and nothing (but it compiles) where not.
+TEST(RocksDBCompatTest, SkipCheckingSstFileSizesWhereTheOptionExists) {
+  struct Before11 {
+    bool skip_checking_sst_file_sizes_on_db_open = false;
+  } before;
+  SkipCheckingSstFileSizesOnOpen(&before);
+  EXPECT_TRUE(before.skip_checking_sst_file_sizes_on_db_open);
+  struct From11 {
+    int max_open_files = -1;
+  } from;
+  SkipCheckingSstFileSizesOnOpen(&from);
+  EXPECT_EQ(from.max_open_files, -1);
+  ROCKSDB_NAMESPACE::DBOptions options;
+  SkipCheckingSstFileSizesOnOpen(&options);  // this RocksDB's, either way
+}
+
 TEST(RocksDBCompatTest, OpensWritesAndReopensReadOnly) {
   test::TempDir dir;
   ROCKSDB_NAMESPACE::Options options;

@@ -7,11 +7,15 @@
 // OpenDB and OpenDBForReadOnly take a std::unique_ptr<DB>* on every version.
 // They pick the overload RocksDB has (detected from its declarations, not its
 // version number, so an engine's fork with either API works).
+//
+// DBOptions::skip_checking_sst_file_sizes_on_db_open: a no-op from 10.5,
+// removed in 11.x. SkipCheckingSstFileSizesOnOpen sets it where it exists.
 #pragma once
 
 #include <memory>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "rocksdb/db.h"
@@ -39,7 +43,24 @@ ROCKSDB_NAMESPACE::Status Open(OpenFn&& open,
   }
 }
 
+template <typename T, typename = void>
+struct HasSkipCheckingSstFileSizes : std::false_type {};
+template <typename T>
+struct HasSkipCheckingSstFileSizes<
+    T, std::void_t<decltype(std::declval<T&>()
+                                .skip_checking_sst_file_sizes_on_db_open)>>
+    : std::true_type {};
+
 }  // namespace compat_internal
+
+// Opening does not stat every SST to check its size, where RocksDB still has
+// the option (before 10.5; from then on it checks them in parallel).
+template <typename Options = ROCKSDB_NAMESPACE::DBOptions>
+void SkipCheckingSstFileSizesOnOpen(Options* options) {
+  if constexpr (compat_internal::HasSkipCheckingSstFileSizes<Options>::value) {
+    options->skip_checking_sst_file_sizes_on_db_open = true;
+  }
+}
 
 // DB::Open of one column family (the default).
 inline ROCKSDB_NAMESPACE::Status OpenDB(

@@ -103,7 +103,7 @@ void LoadOptions(const std::string& path, const std::vector<std::string>& names,
   // that opening does not load every file's index and filter.
   db_options->max_open_files = 64;
   db_options->skip_stats_update_on_db_open = true;
-  db_options->skip_checking_sst_file_sizes_on_db_open = true;
+  SkipCheckingSstFileSizesOnOpen(db_options);
   // A table whose properties cannot be read must not fail the open: the
   // advisor reports it by name (kNoTableProperties) instead.
   db_options->paranoid_checks = false;
