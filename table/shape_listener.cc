@@ -32,6 +32,7 @@ void ShapeListener::OnFlushBegin(ROCKSDB_NAMESPACE::DB* db,
   Job job;
   job.column_family = info.cf_name;
   job.job.flush = true;
+  job.default_column_family = info.cf_id == 0;
   // The memtables being flushed. A DB* only names the default column
   // family's; for the others, the previous flush is the best guess.
   uint64_t entries = 0;
@@ -112,6 +113,34 @@ void ShapeListener::SeedFiltersLocked(ROCKSDB_NAMESPACE::DB* db) {
   }
 }
 
+void ShapeListener::DropCommittedFlushesLocked(ROCKSDB_NAMESPACE::DB* db) {
+  // A flush's memtables stay immutable until it commits, and then its file
+  // is live: projecting the flush too would count its run twice. Its
+  // OnFlushCompleted may come later (DB::Flush() can return first), and a
+  // refresh, or a job that begins, would meanwhile plan for a tree with one
+  // L0 run too many. A DB* reads only the default column family's
+  // memtables; other column families' flushes leave with their callback.
+  bool any = false;
+  for (const auto& [job_id, job] : jobs_) {
+    any = any || (job.job.flush && job.default_column_family);
+  }
+  uint64_t unflushed = 0;
+  if (!any ||
+      !db->GetIntProperty(
+          ROCKSDB_NAMESPACE::DB::Properties::kNumImmutableMemTable,
+          &unflushed) ||
+      unflushed > 0) {
+    return;
+  }
+  for (auto it = jobs_.begin(); it != jobs_.end();) {
+    if (it->second.job.flush && it->second.default_column_family) {
+      it = jobs_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
 void ShapeListener::Refresh(ROCKSDB_NAMESPACE::DB* db) {
   std::lock_guard<std::mutex> lock(mu_);
   RefreshLocked(db);
@@ -122,6 +151,7 @@ void ShapeListener::RefreshLocked(ROCKSDB_NAMESPACE::DB* db) {
   // name a column family but a DB* has no handle for it, and one call covers
   // them all. RocksDB calls listeners without its mutex held.
   if (!seeded_) SeedFiltersLocked(db);
+  DropCommittedFlushesLocked(db);
   std::vector<ROCKSDB_NAMESPACE::LiveFileMetaData> metadata;
   db->GetLiveFilesMetaData(&metadata);
   std::map<std::string, std::vector<LiveFile>> files;

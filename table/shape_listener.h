@@ -8,7 +8,10 @@
 // are ingested. Jobs in flight are projected onto the shape: a compaction's
 // inputs already count at its output level, and a flush adds one L0 run the
 // size of the memtables being flushed. So a compaction into an empty level is
-// planned as the level it is about to become.
+// planned as the level it is about to become. A flush of the default column
+// family is done once it has no immutable memtable left, even before its
+// OnFlushCompleted: RocksDB runs that callback after committing the flush,
+// and DB::Flush() may return first.
 //
 // It also tracks the filter bits of the SSTs it sees created, so the policy
 // can steer new files to hold the realized average at the budget (files
@@ -70,6 +73,7 @@ class ShapeListener : public ROCKSDB_NAMESPACE::EventListener {
   // A flush or compaction that has begun and not yet completed.
   struct Job {
     std::string column_family;
+    bool default_column_family = false;
     LiveJob job;
   };
   // A live SST's filter, as built.
@@ -80,6 +84,7 @@ class ShapeListener : public ROCKSDB_NAMESPACE::EventListener {
   };
 
   void RefreshLocked(ROCKSDB_NAMESPACE::DB* db);
+  void DropCommittedFlushesLocked(ROCKSDB_NAMESPACE::DB* db);
   void SeedFiltersLocked(ROCKSDB_NAMESPACE::DB* db);
 
   const std::shared_ptr<const MonkeyFilterPolicy> policy_;

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "monkey/install.h"
+#include "monkey/rocksdb_compat.h"
 #include "monkey/tests/small_tree_options.h"
 #include "rocksdb/convenience.h"
 #include "rocksdb/db.h"
@@ -53,11 +54,10 @@ inline std::string AbsentKey(uint64_t i, uint64_t j) {
 // DB::Open that fails the test on error.
 inline std::unique_ptr<ROCKSDB_NAMESPACE::DB> OpenOrDie(
     const ROCKSDB_NAMESPACE::Options& options, const std::string& path) {
-  ROCKSDB_NAMESPACE::DB* db = nullptr;
-  const ROCKSDB_NAMESPACE::Status s =
-      ROCKSDB_NAMESPACE::DB::Open(options, path, &db);
+  std::unique_ptr<ROCKSDB_NAMESPACE::DB> db;
+  const ROCKSDB_NAMESPACE::Status s = OpenDB(options, path, &db);
   EXPECT_TRUE(s.ok()) << path << ": " << s.ToString();
-  return std::unique_ptr<ROCKSDB_NAMESPACE::DB>(db);
+  return db;
 }
 
 // Flushes, then waits until no compaction is pending or running.

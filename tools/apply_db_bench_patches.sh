@@ -83,8 +83,18 @@ checked=$(awk -v v="$version" '$1 == v { $1 = ""; sub(/^ +/, ""); print }' \
 if [ -n "$checked" ]; then
   say "RocksDB $version: $checked"
 else
+  # The nearest checked version: the highest below, else the lowest above.
+  nearest=""
+  for v in $(awk '!/^#/ && NF { print $1 }' "$root/checked" 2>/dev/null |
+    sort -V); do
+    if version_le "$v" "$version" || [ -z "$nearest" ]; then nearest=$v; fi
+  done
   say "warning: the series was not checked against RocksDB $version" \
-    "($shown/checked); trying it"
+    "($shown/checked${nearest:+; nearest checked: $nearest}); trying the" \
+    "files for $version:" $(for p in $(patches); do
+      f=$(patch_file "$p")
+      echo "${f#"$root"/}"
+    done)
 fi
 
 # hunk_context PATCH N: hunk N's lines, each of RocksDB's with how often the

@@ -66,7 +66,11 @@ ln -sfn "$repo" "$work/source_root/monkey"
 
 # Debian's CMake build defines these on Linux (WITH_* compression ON).
 cxx=${CXX:-g++}
-flags="-std=c++17 -O2 -fno-omit-frame-pointer -pthread $ndebug
+# The C++ standard RocksDB's CMake builds that version with: 20 from 10.7 on.
+std=c++17
+[ "$(printf '10.7\n%s\n' "$src_version" | sort -V | head -n 1)" = 10.7 ] &&
+  std=c++20
+flags="-std=$std -O2 -fno-omit-frame-pointer -pthread $ndebug
   -DROCKSDB_PLATFORM_POSIX -DROCKSDB_LIB_IO_POSIX -DOS_LINUX -DGFLAGS=1
   -DSNAPPY -DZLIB -DBZIP2 -DLZ4 -DZSTD -DROCKSDB_FALLOCATE_PRESENT
   -DROCKSDB_RANGESYNC_PRESENT -DROCKSDB_PTHREAD_ADAPTIVE_MUTEX

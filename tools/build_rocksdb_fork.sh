@@ -6,21 +6,32 @@
 # Usage: tools/build_rocksdb_fork.sh [--dry-run] [VERSION] [PREFIX]
 #   --dry-run  only get the source, link the plugin in and apply the patch
 #            series, then stop: the CI check that the series still applies
-#   VERSION  7.8.3 (default; Debian 12's source package) or 9.10.0 (the
-#            source package of Debian's next release, trixie)
+#   VERSION  from Debian's source packages: 7.8.3 (default; Debian 12,
+#            bookworm), 9.10.0 (trixie) or 9.11.2 (sid). Any other version
+#            (10.10.1, 11.8.1, ...) is not in Debian: give ROCKSDB_GIT, whose
+#            tag vVERSION is then built
 #   PREFIX   install prefix (default: build-fork/rocksdb-VERSION/install)
 # Environment:
 #   ROCKSDB_SRC=path       build this RocksDB tree instead (an engine's fork;
 #                          it is copied, never modified); VERSION is then read
 #                          from its include/rocksdb/version.h
-#   ROCKSDB_SOURCE_CACHE=dir  where Debian's source packages are unpacked
-#                          once (default: build-fork/sources)
+#   ROCKSDB_GIT=repo[@ref] build commit, tag or branch `ref` of this git
+#                          repository (a clone of RocksDB's, bare or not,
+#                          e.g. an engine's fork): exported with git archive
+#                          into ROCKSDB_SOURCE_CACHE, never changed. Without
+#                          @ref: tag vVERSION if VERSION is given, else HEAD.
+#                          VERSION is read from the tree's version.h
+#   ROCKSDB_SOURCE_CACHE=dir  where Debian's source packages and git exports
+#                          are unpacked once (default: build-fork/sources)
 #   DB_BENCH_PATCHES=dir   the db_bench patch series to apply (a directory
 #                          with a `series` file, laid out like
 #                          db_bench_patches/, the default), or `none`
 #   FORK_WORKDIR=dir       sources, build tree and logs (default
 #                          build-fork/rocksdb-VERSION)
 #   JOBS=n                 parallel compile jobs (default: all cores)
+#
+# RocksDB's own CMake picks the C++ standard (C++20 from 10.7 on); the
+# plugin's sources are compiled with it.
 #
 # The build is the static librocksdb (what engines link) and db_bench, in
 # Release: -O2 -DNDEBUG (assertions off, unlike Debian's
@@ -78,17 +89,54 @@ step() {
 }
 
 # --- Which source ----------------------------------------------------------
-if [ -n "${ROCKSDB_SRC:-}" ]; then
+given=${1:-}
+cache=${ROCKSDB_SOURCE_CACHE:-$repo/build-fork/sources}
+suite=""
+if [ -n "${ROCKSDB_SRC:-}" ] && [ -n "${ROCKSDB_GIT:-}" ]; then
+  die "step 'source' FAILED: give ROCKSDB_SRC or ROCKSDB_GIT, not both"
+fi
+if [ -n "${ROCKSDB_GIT:-}" ]; then
+  # repo@ref, split at the last @ unless the whole value is a directory.
+  git_repo=$ROCKSDB_GIT git_ref=""
+  if [ ! -d "$ROCKSDB_GIT" ] && [ "${ROCKSDB_GIT%@*}" != "$ROCKSDB_GIT" ]; then
+    git_repo=${ROCKSDB_GIT%@*} git_ref=${ROCKSDB_GIT##*@}
+  fi
+  git_dir=$(git -C "$git_repo" rev-parse --absolute-git-dir 2>/dev/null) ||
+    die "step 'source' FAILED: ROCKSDB_GIT=$ROCKSDB_GIT: $git_repo is not a git repository"
+  if [ -z "$git_ref" ]; then
+    git_ref=HEAD
+    [ -n "$given" ] && git_ref=v$given
+  fi
+  commit=$(git --git-dir="$git_dir" rev-parse --verify -q "$git_ref^{commit}") ||
+    die "step 'source' FAILED: ROCKSDB_GIT=$ROCKSDB_GIT: no commit '$git_ref' in $git_dir${given:+ (a bare VERSION means its tag v$given; or give repo@ref)}"
+  # Exported once per commit; a partial export (interrupted) is redone.
+  export_dir=$cache/git-$(printf '%s' "$commit" | cut -c1-12)
+  if [ ! -f "$export_dir/.monkey-exported" ]; then
+    rm -rf "$export_dir" && mkdir -p "$export_dir"
+    say "git archive $git_ref ($commit) of $git_dir into $export_dir"
+    git --git-dir="$git_dir" archive "$commit" | tar -x -C "$export_dir" ||
+      die "step 'source' FAILED: git archive $commit of $git_dir"
+    echo "$commit" >"$export_dir/.monkey-exported"
+  fi
+  [ -f "$export_dir/include/rocksdb/version.h" ] ||
+    die "step 'source' FAILED: $git_ref of $git_dir is not a RocksDB tree (no include/rocksdb/version.h)"
+  ROCKSDB_SRC=$export_dir
+  version=$(version_of "$ROCKSDB_SRC")
+  [ -z "$given" ] || [ "$given" = "$version" ] ||
+    die "step 'source' FAILED: $git_ref of $git_dir is RocksDB $version, not $given"
+  say "source: $git_ref = $commit of $git_dir (RocksDB $version)"
+elif [ -n "${ROCKSDB_SRC:-}" ]; then
   [ -f "$ROCKSDB_SRC/include/rocksdb/version.h" ] ||
     die "step 'source' FAILED: ROCKSDB_SRC=$ROCKSDB_SRC is not a RocksDB tree (no include/rocksdb/version.h)"
   version=$(version_of "$ROCKSDB_SRC")
-  [ $# -ge 1 ] && [ "$1" != "$version" ] &&
-    die "step 'source' FAILED: ROCKSDB_SRC is RocksDB $version, not $1"
+  [ -z "$given" ] || [ "$given" = "$version" ] ||
+    die "step 'source' FAILED: ROCKSDB_SRC is RocksDB $version, not $given"
 else
   case $version in
     7.8.3) suite=bookworm ;;
     9.10.0) suite=trixie ;;
-    *) die "step 'source' FAILED: no Debian source package for RocksDB '$version' (use 7.8.3, 9.10.0 or ROCKSDB_SRC=path)" ;;
+    9.11.2) suite=sid ;;
+    *) die "step 'source' FAILED: RocksDB '$version' has no Debian source package (Debian has 7.8.3, 9.10.0 and 9.11.2). For another release or upstream main, give a clone of RocksDB's repository: ROCKSDB_GIT=path/to/rocksdb $0 $version (builds its tag v$version), or ROCKSDB_GIT=path@ref; for a plain tree, ROCKSDB_SRC=path" ;;
   esac
 fi
 work=${FORK_WORKDIR:-$repo/build-fork/rocksdb-$version}
@@ -110,7 +158,6 @@ step deps "could not install the build's Debian packages" \
 # files (ccache keeps the rebuild cheap).
 pristine=${ROCKSDB_SRC:-}
 if [ -z "$pristine" ]; then
-  cache=${ROCKSDB_SOURCE_CACHE:-$repo/build-fork/sources}
   step fetch "could not get rocksdb $version from Debian's $suite source package" \
     "$repo/tools/fetch_rocksdb_source.sh" "$suite" "$cache/$suite"
   grep 'warning' "$work/logs/fetch.log" >&2 || true

@@ -38,6 +38,7 @@
 #include "monkey/filter_report.h"
 #include "monkey/install.h"
 #include "monkey/monkey_filter_policy.h"
+#include "monkey/rocksdb_compat.h"
 #include "monkey/util/filter_fpr_model.h"
 #include "monkey/util/monkey_bpk.h"
 #include "nlohmann/json.hpp"
@@ -323,9 +324,8 @@ std::vector<Step> Grow(const TreeSpec& spec, const std::vector<uint64_t>& steps,
   if (FLAGS_debug_log) options.info_log_level = ROCKSDB_NAMESPACE::DEBUG_LEVEL;
   Check(monkey::Install(spec.uri, &options), "filter_uri");
   std::filesystem::remove_all(FLAGS_db);
-  ROCKSDB_NAMESPACE::DB* raw = nullptr;
-  Check(ROCKSDB_NAMESPACE::DB::Open(options, FLAGS_db, &raw), "open");
-  std::unique_ptr<ROCKSDB_NAMESPACE::DB> db(raw);
+  std::unique_ptr<ROCKSDB_NAMESPACE::DB> db;
+  Check(monkey::OpenDB(options, FLAGS_db, &db), "open");
 
   std::vector<uint64_t> order(steps.back());
   std::iota(order.begin(), order.end(), 0);

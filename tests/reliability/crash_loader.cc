@@ -9,6 +9,7 @@
 #include <string>
 
 #include "monkey/install.h"
+#include "monkey/rocksdb_compat.h"
 #include "monkey/tests/reliability/crash_load.h"
 #include "monkey/tests/reliability/creation_level.h"
 #include "monkey/tests/small_tree_options.h"
@@ -65,8 +66,8 @@ int main(int argc, char** argv) {
     fprintf(stderr, "crash_loader: %s\n", s.ToString().c_str());
     return 1;
   }
-  ROCKSDB_NAMESPACE::DB* db = nullptr;
-  s = ROCKSDB_NAMESPACE::DB::Open(options, db_dir, &db);
+  std::unique_ptr<ROCKSDB_NAMESPACE::DB> db;
+  s = monkey::OpenDB(options, db_dir, &db);
   if (!s.ok()) {
     fprintf(stderr, "crash_loader: open: %s\n", s.ToString().c_str());
     return 1;

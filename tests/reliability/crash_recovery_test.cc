@@ -22,6 +22,7 @@
 
 #include "monkey/install.h"
 #include "monkey/monkey_filter_policy.h"
+#include "monkey/rocksdb_compat.h"
 #include "monkey/tests/reliability/crash_load.h"
 #include "monkey/tests/reliability/creation_level.h"
 #include "monkey/tests/test_util.h"
@@ -182,12 +183,11 @@ class CrashRecoveryTest : public ::testing::Test {
     // empty L0, as it did under TSan's slowdown.)
     const bool auto_compactions = !cfs[0].options.disable_auto_compactions;
     cfs[0].options.disable_auto_compactions = true;
-    ROCKSDB_NAMESPACE::DB* raw = nullptr;
+    std::unique_ptr<ROCKSDB_NAMESPACE::DB> db;
     std::vector<ROCKSDB_NAMESPACE::ColumnFamilyHandle*> handles;
-    s = ROCKSDB_NAMESPACE::DB::Open(db_options, db_dir(), cfs, &handles, &raw);
+    s = OpenDB(db_options, db_dir(), cfs, &handles, &db);
     EXPECT_TRUE(s.ok()) << s.ToString();
     if (!s.ok()) return 0;
-    std::unique_ptr<ROCKSDB_NAMESPACE::DB> db(raw);
     CheckFiltersFollowThePlan(db.get(), *policy, cfs[0].options.num_levels);
     if (auto_compactions) {
       EXPECT_TRUE(

@@ -12,6 +12,7 @@
 
 #include "monkey/install.h"
 #include "monkey/monkey_filter_policy.h"
+#include "monkey/rocksdb_compat.h"
 #include "monkey/tests/test_util.h"
 #include "monkey/util/monkey_bpk.h"
 #include "rocksdb/db.h"
@@ -103,9 +104,8 @@ TEST(FuzzFindingsTest, OptionsFileKeepsExactValues) {
       Install("id=monkey;size_ratio=1.0000001;bits_per_key=7.0000004", &options)
           .ok());
   {
-    ROCKSDB_NAMESPACE::DB* db = nullptr;
-    ASSERT_TRUE(ROCKSDB_NAMESPACE::DB::Open(options, dir.path(), &db).ok());
-    delete db;
+    std::unique_ptr<ROCKSDB_NAMESPACE::DB> db;
+    ASSERT_TRUE(OpenDB(options, dir.path(), &db).ok());
   }
   ROCKSDB_NAMESPACE::ConfigOptions config;
   config.ignore_unsupported_options = false;

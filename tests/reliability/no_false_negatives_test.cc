@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "monkey/install.h"
+#include "monkey/rocksdb_compat.h"
 #include "monkey/tests/reliability/creation_level.h"
 #include "monkey/tests/test_util.h"
 #include "rocksdb/db.h"
@@ -129,12 +130,10 @@ class NoFalseNegativesTest : public ::testing::TestWithParam<Config> {
   }
 
   void Open() {
-    ROCKSDB_NAMESPACE::DB* db = nullptr;
-    const ROCKSDB_NAMESPACE::Status s =
-        ROCKSDB_NAMESPACE::DB::Open(options_, dir_.path(), &db);
+    const ROCKSDB_NAMESPACE::Status s = OpenDB(options_, dir_.path(), &db_);
     ASSERT_TRUE(s.ok()) << s.ToString();
-    db_.reset(db);
-    RefreshShape(db);  // a live-shape policy plans from this tree at once
+    // A live-shape policy plans from this tree at once.
+    RefreshShape(db_.get());
   }
 
   void Put(uint64_t i) {

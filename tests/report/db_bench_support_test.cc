@@ -16,9 +16,10 @@
 #include <vector>
 
 #include "monkey/monkey_filter_policy.h"
-#include "rocksdb/table.h"
+#include "monkey/rocksdb_compat.h"
 #include "monkey/tests/report/two_level_db.h"
 #include "monkey/tests/test_util.h"
+#include "rocksdb/table.h"
 
 namespace monkey {
 namespace {
@@ -415,11 +416,9 @@ TEST(DbBenchInsertUniqueTest, FailedPutSaysSo) {
     options.create_if_missing = true;
     test::OpenOrDie(options, dir.Sub("db"));
   }
-  ROCKSDB_NAMESPACE::DB* raw = nullptr;
-  ASSERT_TRUE(ROCKSDB_NAMESPACE::DB::OpenForReadOnly(
-                  ROCKSDB_NAMESPACE::Options(), dir.Sub("db"), &raw)
-                  .ok());
-  std::unique_ptr<ROCKSDB_NAMESPACE::DB> db(raw);
+  std::unique_ptr<ROCKSDB_NAMESPACE::DB> db;
+  ASSERT_TRUE(
+      OpenDBForReadOnly(ROCKSDB_NAMESPACE::Options(), dir.Sub("db"), &db).ok());
 
   DbBenchInsertUnique insert;
   Capture out, err;

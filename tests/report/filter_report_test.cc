@@ -8,9 +8,10 @@
 
 #include <string>
 
-#include "monkey/util/key_permutation.h"
+#include "monkey/rocksdb_compat.h"
 #include "monkey/tests/report/two_level_db.h"
 #include "monkey/util/filter_fpr_model.h"
+#include "monkey/util/key_permutation.h"
 #include "rocksdb/table_properties.h"
 
 namespace monkey {
@@ -211,9 +212,9 @@ TEST(FilterReportTest, ModelWeighsFilesByTheKeyRangeTheyCover) {
     options.level_compaction_dynamic_level_bytes = true;
     options.stats_dump_period_sec = 0;
     EXPECT_TRUE(Install(filter_uri, &options).ok());
-    ROCKSDB_NAMESPACE::DB* db = nullptr;
-    EXPECT_TRUE(ROCKSDB_NAMESPACE::DB::Open(options, dir.Sub("db"), &db).ok());
-    return std::unique_ptr<ROCKSDB_NAMESPACE::DB>(db);
+    std::unique_ptr<ROCKSDB_NAMESPACE::DB> db;
+    EXPECT_TRUE(OpenDB(options, dir.Sub("db"), &db).ok());
+    return db;
   };
   for (const bool dense : {true, false}) {
     auto db = open(dense ? "bloomfilter:20" : "bloomfilter:5");

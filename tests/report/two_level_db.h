@@ -9,6 +9,7 @@
 #include <string>
 
 #include "monkey/install.h"
+#include "monkey/rocksdb_compat.h"
 #include "monkey/tests/test_util.h"
 #include "rocksdb/db.h"
 #include "rocksdb/statistics.h"
@@ -49,11 +50,8 @@ inline std::unique_ptr<TwoLevelDb> MakeTwoLevelDb(const std::string& filter_uri,
     const ROCKSDB_NAMESPACE::Status s = Install(filter_uri, &options);
     EXPECT_TRUE(s.ok()) << s.ToString();
   }
-  ROCKSDB_NAMESPACE::DB* db = nullptr;
-  ROCKSDB_NAMESPACE::Status s =
-      ROCKSDB_NAMESPACE::DB::Open(options, t->dir.Sub("db"), &db);
+  ROCKSDB_NAMESPACE::Status s = OpenDB(options, t->dir.Sub("db"), &t->db);
   EXPECT_TRUE(s.ok()) << s.ToString();
-  t->db.reset(db);
   const ROCKSDB_NAMESPACE::WriteOptions write;
   // Two overlapping flushes, so that the compaction rewrites them (a single
   // L0 file would be moved, keeping its L0 filter and its reader's level).

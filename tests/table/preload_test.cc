@@ -18,6 +18,7 @@
 
 #include "monkey/install.h"
 #include "monkey/monkey_filter_policy.h"
+#include "monkey/rocksdb_compat.h"
 #include "monkey/tests/test_util.h"
 #include "rocksdb/db.h"
 #include "rocksdb/table_properties.h"
@@ -92,11 +93,9 @@ struct SstFilter {
 std::vector<SstFilter> ReadFilters(const std::string& db_path) {
   std::unique_ptr<ROCKSDB_NAMESPACE::DB> db;
   {
-    ROCKSDB_NAMESPACE::DB* raw = nullptr;
-    const ROCKSDB_NAMESPACE::Status s = ROCKSDB_NAMESPACE::DB::OpenForReadOnly(
-        ROCKSDB_NAMESPACE::Options(), db_path, &raw);
+    const ROCKSDB_NAMESPACE::Status s =
+        OpenDBForReadOnly(ROCKSDB_NAMESPACE::Options(), db_path, &db);
     EXPECT_TRUE(s.ok()) << s.ToString();
-    db.reset(raw);
   }
   std::vector<SstFilter> out;
   if (db == nullptr) return out;

@@ -167,6 +167,18 @@ class FakeFilesDB : public ROCKSDB_NAMESPACE::StackableDB {
     files_.push_back(f);
   }
   void Clear() { files_.clear(); }
+  // What rocksdb.num-immutable-mem-table says: memtables not yet flushed.
+  uint64_t immutable_memtables = 0;
+  using StackableDB::GetIntProperty;
+  bool GetIntProperty(ROCKSDB_NAMESPACE::ColumnFamilyHandle* column_family,
+                      const ROCKSDB_NAMESPACE::Slice& property,
+                      uint64_t* value) override {
+    if (property == ROCKSDB_NAMESPACE::DB::Properties::kNumImmutableMemTable) {
+      *value = immutable_memtables;
+      return true;
+    }
+    return StackableDB::GetIntProperty(column_family, property, value);
+  }
 
  private:
   std::vector<ROCKSDB_NAMESPACE::LiveFileMetaData> files_;
@@ -247,6 +259,37 @@ TEST_F(ListenerTest, CompactionsAreProjectedOntoTheShape) {
   listener_.OnCompactionCompleted(&db_, l0_to_l0);
   EXPECT_EQ(Millibits(1),
             PlannedMillibits({{2000, 2}, {5000, 1}, {0, 0}, {50000, 1}}, 1));
+}
+
+// DB::Flush() may return before the flush's OnFlushCompleted has run (see
+// FprCheckTreeTest.LateFlushCallbacksChangeNothing). A flush whose memtable
+// is no longer immutable has committed, and its file is live: it is not
+// projected as one more L0 run on top of that file.
+TEST_F(ListenerTest, ACommittedFlushIsNotProjectedAgain) {
+  db_.AddFile(7, 0, 1000);
+  db_.AddFile(10, 3, 50000);
+  ROCKSDB_NAMESPACE::FlushJobInfo flush;
+  flush.job_id = 3;
+  flush.cf_id = 0;
+  flush.cf_name = "default";
+  db_.immutable_memtables = 1;  // the memtable being flushed
+  listener_.OnFlushBegin(&db_, flush);
+  const int in_flight = Millibits(0);
+  // In flight, still projected (another refresh changes nothing).
+  listener_.Refresh(&db_);
+  EXPECT_EQ(Millibits(0), in_flight);
+  // Committed; its OnFlushCompleted has not run yet.
+  db_.AddFile(11, 0, 1000);
+  db_.immutable_memtables = 0;
+  listener_.Refresh(&db_);
+  const std::vector<LiveLevel> committed = {
+      {2000, 2}, {0, 0}, {0, 0}, {50000, 1}};
+  EXPECT_EQ(Millibits(0), PlannedMillibits(committed, 0));
+  EXPECT_EQ(Millibits(3), PlannedMillibits(committed, 3));
+  // The late callback changes nothing.
+  listener_.OnFlushCompleted(&db_, flush);
+  EXPECT_EQ(Millibits(0), PlannedMillibits(committed, 0));
+  EXPECT_EQ(Millibits(3), PlannedMillibits(committed, 3));
 }
 
 // Each run is weighted by the share of the tree's keys inside its range:

@@ -11,6 +11,7 @@
 
 #include "monkey/install.h"
 #include "monkey/monkey_filter_policy.h"
+#include "monkey/rocksdb_compat.h"
 #include "monkey/tests/test_util.h"
 #include "rocksdb/db.h"
 #include "rocksdb/table.h"
@@ -25,9 +26,9 @@ std::string OptionsFile(const test::TempDir& dir, const std::string& policy) {
   ROCKSDB_NAMESPACE::Options options;
   options.create_if_missing = true;
   EXPECT_TRUE(Install("monkey:7", &options).ok());
-  ROCKSDB_NAMESPACE::DB* db = nullptr;
-  EXPECT_TRUE(ROCKSDB_NAMESPACE::DB::Open(options, dir.Sub("db"), &db).ok());
-  delete db;
+  std::unique_ptr<ROCKSDB_NAMESPACE::DB> db;
+  EXPECT_TRUE(OpenDB(options, dir.Sub("db"), &db).ok());
+  db.reset();
   std::string latest;
   EXPECT_TRUE(ROCKSDB_NAMESPACE::GetLatestOptionsFileName(
                   dir.Sub("db"), ROCKSDB_NAMESPACE::Env::Default(), &latest)

@@ -73,7 +73,9 @@ printf 'alpha\nbeta\nz\ngamma2\ndelta\n' >"$tree/tools/db_bench_tool.cc"
 if out=$(DB_BENCH_PATCHES=$root "$script" 12.0.0 "$tree" 2>&1); then
   fail "a hunk without its anchor applied"
 else
-  for want in "not checked against RocksDB 12.0.0" "applied since-10.0.0/0001-one.patch" \
+  for want in "not checked against RocksDB 12.0.0" "nearest checked: 7.8.3" \
+    "trying the files for 12.0.0: since-10.0.0/0001-one.patch since-11.8.0/0002-two.patch" \
+    "applied since-10.0.0/0001-one.patch" \
     "FAILED: 0002-two.patch does not apply to RocksDB 12.0.0" \
     "hunk #1 needs these lines" "|gamma   <- not in RocksDB 12.0.0" \
     "+ours-two" "copy $root/since-11.8.0/0002-two.patch to $root/since-12.0.0/"; do

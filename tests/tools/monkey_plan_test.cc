@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "monkey/monkey_filter_policy.h"
+#include "monkey/rocksdb_compat.h"
 #include "monkey/table/shape_listener.h"
 #include "monkey/tests/small_tree_options.h"
 #include "monkey/tests/table/policy_peer.h"
@@ -318,9 +319,8 @@ TEST(MonkeyPlanTest, AdvisesOnASmallDatabase) {
 
   // Against the database's own table properties, read here.
   ROCKSDB_NAMESPACE::Options options = TreeOptions("bloomfilter:10");
-  ROCKSDB_NAMESPACE::DB* raw = nullptr;
-  ASSERT_TRUE(ROCKSDB_NAMESPACE::DB::OpenForReadOnly(options, path, &raw).ok());
-  std::unique_ptr<ROCKSDB_NAMESPACE::DB> db(raw);
+  std::unique_ptr<ROCKSDB_NAMESPACE::DB> db;
+  ASSERT_TRUE(OpenDBForReadOnly(options, path, &db).ok());
   ROCKSDB_NAMESPACE::ColumnFamilyMetaData meta;
   db->GetColumnFamilyMetaData(&meta);
   ROCKSDB_NAMESPACE::TablePropertiesCollection props;
@@ -438,10 +438,8 @@ TEST(MonkeyPlanTest, ColumnFamilies) {
     std::vector<ROCKSDB_NAMESPACE::ColumnFamilyDescriptor> cfs = {
         {"default", options}, {"users", options}, {"logs", no_filter}};
     std::vector<ROCKSDB_NAMESPACE::ColumnFamilyHandle*> handles;
-    ROCKSDB_NAMESPACE::DB* raw = nullptr;
-    ASSERT_TRUE(
-        ROCKSDB_NAMESPACE::DB::Open(options, path, cfs, &handles, &raw).ok());
-    std::unique_ptr<ROCKSDB_NAMESPACE::DB> db(raw);
+    std::unique_ptr<ROCKSDB_NAMESPACE::DB> db;
+    ASSERT_TRUE(OpenDB(options, path, cfs, &handles, &db).ok());
     WriteTree(db.get(), handles[1], 10000);
     WriteTree(db.get(), handles[2], 10000);
     for (auto* h : handles) ASSERT_TRUE(db->DestroyColumnFamilyHandle(h).ok());

@@ -14,6 +14,7 @@
 
 #include "monkey/install.h"
 #include "monkey/monkey_filter_policy.h"
+#include "monkey/rocksdb_compat.h"
 #include "rocksdb/convenience.h"
 #include "rocksdb/db.h"
 #include "rocksdb/options.h"
@@ -56,10 +57,8 @@ int main(int argc, char** argv) {
     options.error_if_exists = true;
     options.disable_auto_compactions = true;  // the shape below, exactly
     options.level_compaction_dynamic_level_bytes = true;
-    ROCKSDB_NAMESPACE::DB* raw = nullptr;
-    s = ROCKSDB_NAMESPACE::DB::Open(options, argv[2], &raw);
+    s = monkey::OpenDB(options, argv[2], &db);
     if (!s.ok()) return Fail("DB::Open", s);
-    db.reset(raw);
     for (int i = 0; s.ok() && i < 4; ++i) {
       s = WriteFile(db.get(), i * 5000, 5000);
     }

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "monkey/rocksdb_compat.h"
 #include "monkey/tests/test_util.h"
 #include "rocksdb/db.h"
 #include "rocksdb/sst_file_writer.h"
@@ -125,9 +126,8 @@ Measured MeasureFilter(const std::string& uri, int keys, uint64_t probes) {
   }
   EXPECT_TRUE(writer.Finish().ok());
 
-  ROCKSDB_NAMESPACE::DB* raw = nullptr;
-  EXPECT_TRUE(ROCKSDB_NAMESPACE::DB::Open(options, dir.Sub("db"), &raw).ok());
-  std::unique_ptr<ROCKSDB_NAMESPACE::DB> db(raw);
+  std::unique_ptr<ROCKSDB_NAMESPACE::DB> db;
+  EXPECT_TRUE(OpenDB(options, dir.Sub("db"), &db).ok());
   EXPECT_TRUE(db->IngestExternalFile(
                     {sst}, ROCKSDB_NAMESPACE::IngestExternalFileOptions())
                   .ok());

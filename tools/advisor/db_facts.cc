@@ -19,6 +19,7 @@
 
 #include "monkey/filter_report.h"
 #include "monkey/install.h"
+#include "monkey/rocksdb_compat.h"
 #include "monkey/table/shape_listener.h"
 #include "monkey/util/sst_file_name.h"
 #include "rocksdb/convenience.h"
@@ -102,7 +103,7 @@ void LoadOptions(const std::string& path, const std::vector<std::string>& names,
   // that opening does not load every file's index and filter.
   db_options->max_open_files = 64;
   db_options->skip_stats_update_on_db_open = true;
-  db_options->skip_checking_sst_file_sizes_on_db_open = true;
+  SkipCheckingSstFileSizesOnOpen(db_options);
   // A table whose properties cannot be read must not fail the open: the
   // advisor reports it by name (kNoTableProperties) instead.
   db_options->paranoid_checks = false;
@@ -245,9 +246,9 @@ Failure ReadOnce(const std::string& path, const std::vector<std::string>& names,
   }
   db_options.wal_dir = no_wal.path();
   std::vector<ColumnFamilyHandle*> handles;
-  DB* raw = nullptr;
-  Status s = DB::OpenForReadOnly(db_options, path, descriptors, &handles, &raw,
-                                 /*error_if_wal_file_exists=*/false);
+  std::unique_ptr<DB> db;
+  Status s = OpenDBForReadOnly(db_options, path, descriptors, &handles, &db,
+                               /*error_if_wal_file_exists=*/false);
   if (!s.ok()) {
     // A writer may be deleting files or appending to its MANIFEST as we
     // read them; anything else (a comparator it does not know) stays.
@@ -255,7 +256,6 @@ Failure ReadOnce(const std::string& path, const std::vector<std::string>& names,
             "cannot open " + path + " read-only: " + s.ToString(),
             Vanished(s) || s.IsCorruption() || s.IsIOError()};
   }
-  std::unique_ptr<DB> db(raw);
   Failure failure;
   facts->clear();
   for (ColumnFamilyHandle* cf : handles) {

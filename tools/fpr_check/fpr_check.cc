@@ -17,6 +17,7 @@
 #include <string>
 
 #include "monkey/filter_report.h"
+#include "monkey/rocksdb_compat.h"
 #include "monkey/tools/fpr_check/baseline.h"
 #include "monkey/tools/fpr_check/engine_options.h"
 #include "monkey/tools/fpr_check/tree.h"
@@ -171,10 +172,9 @@ int Run() {
   // Reopen: table readers then know each file's level for the counters.
   options.create_if_missing = false;
   options.error_if_exists = false;
-  ROCKSDB_NAMESPACE::DB* raw = nullptr;
-  s = ROCKSDB_NAMESPACE::DB::Open(options, path, &raw);
+  std::unique_ptr<ROCKSDB_NAMESPACE::DB> db;
+  s = OpenDB(options, path, &db);
   if (!s.ok()) return Fail("reopening the tree", s);
-  std::unique_ptr<ROCKSDB_NAMESPACE::DB> db(raw);
   Progress("probing " + std::to_string(tree.probes) + " absent keys");
   FilterStatsCollector collector;
   collector.Start(options.statistics);

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "monkey/install.h"
+#include "monkey/rocksdb_compat.h"
 #include "monkey/util/key_permutation.h"
 #include "rocksdb/table.h"
 
@@ -79,10 +80,9 @@ Status BuildTree(const TreeSpec& spec,
                  const ROCKSDB_NAMESPACE::Options& options,
                  const std::string& path,
                  void (*progress)(const std::string& line)) {
-  ROCKSDB_NAMESPACE::DB* raw = nullptr;
-  Status s = ROCKSDB_NAMESPACE::DB::Open(options, path, &raw);
+  std::unique_ptr<ROCKSDB_NAMESPACE::DB> db;
+  Status s = OpenDB(options, path, &db);
   if (!s.ok()) return s;
-  std::unique_ptr<ROCKSDB_NAMESPACE::DB> db(raw);
   RefreshShape(db.get());
 
   uint64_t next = 0;  // key numbers used so far

@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "monkey/monkey_filter_policy.h"
+#include "monkey/rocksdb_compat.h"
 #include "monkey/tests/test_util.h"
 #include "rocksdb/db.h"
 #include "rocksdb/table.h"
@@ -35,10 +36,9 @@ std::string EngineOptionsFile(const test::TempDir& dir,
                       filter_policy + "}",
                   &options)
                   .ok());
-  ROCKSDB_NAMESPACE::DB* db = nullptr;
-  EXPECT_TRUE(
-      ROCKSDB_NAMESPACE::DB::Open(options, dir.Sub("engine"), &db).ok());
-  delete db;
+  std::unique_ptr<ROCKSDB_NAMESPACE::DB> db;
+  EXPECT_TRUE(OpenDB(options, dir.Sub("engine"), &db).ok());
+  db.reset();
   std::string file;
   EXPECT_TRUE(ROCKSDB_NAMESPACE::GetLatestOptionsFileName(
                   dir.Sub("engine"), ROCKSDB_NAMESPACE::Env::Default(), &file)
