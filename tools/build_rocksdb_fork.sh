@@ -29,6 +29,10 @@
 #   FORK_WORKDIR=dir       sources, build tree and logs (default
 #                          build-fork/rocksdb-VERSION)
 #   JOBS=n                 parallel compile jobs (default: all cores)
+#   ROCKSDB_CXXFLAGS=flags extra compiler flags for RocksDB, the plugin and
+#                          db_bench, e.g. -DROCKSDB_NAMESPACE=engine_rocksdb
+#                          for a fork in its own namespace (code built
+#                          against the install needs the same define)
 #
 # RocksDB's own CMake picks the C++ standard (C++20 from 10.7 on); the
 # plugin's sources are compiled with it.
@@ -200,6 +204,7 @@ fi
 build=$work/build
 step configure "RocksDB's CMake configuration failed (a missing -dev package?)" \
   cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release \
+  ${ROCKSDB_CXXFLAGS:+"-DCMAKE_CXX_FLAGS=$ROCKSDB_CXXFLAGS"} \
   "-DCMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG" "-DCMAKE_C_FLAGS_RELEASE=-O2 -DNDEBUG" \
   -DROCKSDB_PLUGINS=monkey -DPORTABLE=ON -DFAIL_ON_WARNINGS=OFF -DUSE_RTTI=ON \
   -DWITH_GFLAGS=ON -DWITH_SNAPPY=ON -DWITH_LZ4=ON -DWITH_ZSTD=ON \
