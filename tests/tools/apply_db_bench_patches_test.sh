@@ -6,13 +6,7 @@
 # missing line named.
 set -eu
 script=$(cd "$(dirname "$0")/../.." && pwd)/tools/apply_db_bench_patches.sh
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-fail() {
-  echo "FAIL: $*" >&2
-  failures=$((failures + 1))
-}
+. "$(dirname "$0")/shell_test_lib.sh"
 expect_eq() { # what got want
   [ "$2" = "$3" ] || fail "$1: got '$2', want '$3'"
 }
@@ -83,5 +77,4 @@ else
   done
 fi
 
-[ "$failures" -eq 0 ] && echo "apply_db_bench_patches_test: all passed"
-exit "$failures"
+finish apply_db_bench_patches_test

@@ -8,13 +8,7 @@
 # Debian does not have.
 set -eu
 script=$(cd "$(dirname "$0")/../.." && pwd)/tools/build_rocksdb_fork.sh
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-fail() {
-  echo "FAIL: $*" >&2
-  failures=$((failures + 1))
-}
+. "$(dirname "$0")/shell_test_lib.sh"
 expect_in() { # what output want...
   what=$1 out=$2
   shift 2
@@ -119,5 +113,4 @@ else
     "ROCKSDB_GIT=path/to/rocksdb" "builds its tag v11.8.1"
 fi
 
-[ "$failures" -eq 0 ] && echo "build_rocksdb_fork_test: all passed"
-exit "$failures"
+finish build_rocksdb_fork_test
