@@ -41,8 +41,11 @@ std::vector<int> WaterFill(const std::vector<const FprHull*>& hulls,
     }
     return total;
   };
-  // Slack for rounding in sums of n_i * millibits.
-  const double slack = 1e-9 * std::max(1.0, budget);
+  // Slack for rounding in sums of n_i * millibits, relative to the budget:
+  // StaticShape's entries sum to about 1, so a budget can be far below one
+  // millibit-entry, and a floor of one let "monkey:.00000001" spend 1e-4
+  // over it (fuzz finding_tiny_budget).
+  const double slack = 1e-9 * budget;
   // Bracket log(lambda): at hi every level sits at min_bits, at lo every
   // level at its best filter.
   double lo, hi;

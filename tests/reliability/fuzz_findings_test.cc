@@ -73,6 +73,23 @@ TEST(FuzzFindingsTest, StaticShapeWithHugeRatioKeepsTheBudget) {
   EXPECT_LE(monkey->MillibitsForLevel(63, 64), 10000);
 }
 
+// finding_tiny_budget: "monkey:.00000001". The water fill's rounding slack
+// was at least one millibit-entry, and StaticShape's entries sum to about 1,
+// so a budget of 1e-5 millibit-entries could be overspent by 1e-4 of itself
+// over 64 levels (L49 to L54 got 9.4 to 46 bits).
+TEST(FuzzFindingsTest, TinyBudgetIsKept) {
+  for (int num_levels : {7, 64}) {
+    std::vector<LevelShape> shape;
+    ASSERT_EQ(StaticShape(10, num_levels, true, &shape), "");
+    for (double budget : {1e-8, 1e-6, 1e-4}) {
+      const Plan plan =
+          PlanBitsPerKey(shape, budget, FprModel::FastLocalBloom());
+      EXPECT_LE(AverageBits(shape, plan), budget * (1 + 1e-9))
+          << num_levels << " levels, " << budget << " bits/key";
+    }
+  }
+}
+
 // finding_empty_after_colon, finding_unknown_option and
 // finding_option_without_value: RocksDB's NotSupported ("Could not load
 // FilterPolicy") and NotFound ("Could not find option") came back instead of
