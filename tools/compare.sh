@@ -4,7 +4,7 @@
 # bloomfilter:10 with optimize_filters_for_hits, ribbonfilter:10, monkey:10,
 # monkey:7) and prints them side by side; results go to results/<timestamp>/.
 #
-#   tools/compare.sh [--preset=default|tdstore|scale] [--config=SPEC ...]
+#   tools/compare.sh [--preset=default|tdstore|scale|deep] [--config=SPEC ...]
 #                    [--num=N] [--reads=N] [--threads=N] [--keep_db]
 #                    [--also_db_bench=LABEL=PATH]  (another build, side by side)
 #   tools/compare.sh --help

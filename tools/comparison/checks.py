@@ -73,6 +73,61 @@ def monkey_checks(results):
     return out
 
 
-def checks(results):
-    """The acceptance checks: instrument vs model, Monkey vs Bloom."""
-    return instrument_checks(results) + monkey_checks(results)
+# The deep preset's bars (TDStore's groups, at 6 or more filtered runs):
+# monkey10 at most this share of fixed10's sum FPR over runs, in at most
+# this share of its bytes; monkey7 in at most this share of the bytes, at
+# most fixed10's sum FPR, and within this much of its own model.
+DEEP_MIN_RUNS = 6
+DEEP_MONKEY10_FPR = 0.35
+DEEP_MONKEY10_BYTES = 1.05
+DEEP_MONKEY7_BYTES = 0.75
+DEEP_MONKEY7_MODEL = 0.10
+
+
+def deep_checks(results):
+    """The deep preset's verdicts against fixed10, per size: the tree's
+    filtered runs, then monkey10 and monkey7 (sum FPR over runs: every L0
+    file once, every other filtered level once)."""
+    out = []
+    for num in sorted({r["num"] for r in results}):
+        by = {r["config"]["label"]: summarize(r) for r in results
+              if r["num"] == num}
+        base = by.get("fixed10")
+        if not base or base["sum_fpr_runs"] is None:
+            continue
+        runs = base["filtered_runs"]
+        out.append(f"{'PASS' if runs >= DEEP_MIN_RUNS else 'FAIL'} {num:,} "
+                   f"keys deep tree: fixed10 has {runs:.0f} filtered runs "
+                   f"above the last level (want >= {DEEP_MIN_RUNS}); absent "
+                   f"keys probe {base['runs_probed']:.2f} of them")
+        for label in ("monkey10", "monkey7"):
+            m = by.get(label)
+            if not m or m["sum_fpr_runs"] is None:
+                continue
+            fpr = m["sum_fpr_runs"] / base["sum_fpr_runs"]
+            size = m["filter_bytes"] / base["filter_bytes"]
+            model = m["sum_fpr_runs"] / m["model_sum_fpr_runs"]
+            if label == "monkey10":
+                ok = fpr <= DEEP_MONKEY10_FPR and size <= DEEP_MONKEY10_BYTES
+                want = (f"sum FPR <= {DEEP_MONKEY10_FPR}x, bytes <= "
+                        f"{DEEP_MONKEY10_BYTES}x")
+            else:
+                ok = (size <= DEEP_MONKEY7_BYTES and fpr <= 1
+                      and abs(model - 1) <= DEEP_MONKEY7_MODEL)
+                want = (f"bytes <= {DEEP_MONKEY7_BYTES}x, sum FPR <=, within "
+                        f"{DEEP_MONKEY7_MODEL:.0%} of its model")
+            out.append(
+                f"{'PASS' if ok else 'FAIL'} {num:,} keys {label} vs fixed10 "
+                f"({want}): sum FPR over runs {fmt_pct(m['sum_fpr_runs'])} vs "
+                f"{fmt_pct(base['sum_fpr_runs'])} ({fpr:.3f}x), filter bytes "
+                f"{size:.3f}x; measured/model {model:.3f}")
+    return out
+
+
+def checks(results, preset=None):
+    """The acceptance checks: instrument vs model, Monkey vs Bloom, and the
+    deep preset's own."""
+    out = instrument_checks(results) + monkey_checks(results)
+    if preset == "deep":
+        out += deep_checks(results)
+    return out

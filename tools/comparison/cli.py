@@ -12,9 +12,9 @@ from comparison.checks import checks
 from comparison.console import log, uptime
 from comparison.outputs import write_outputs
 from comparison.runner import run_comparison
-from comparison.specs import (COMMON_FLAGS, PRESETS, TREE_FLAGS, parse_config,
-                              with_builds)
-from comparison.tables import builds_table, print_table
+from comparison.specs import (COMMON_FLAGS, PRESETS, parse_config,
+                              tree_flags, with_builds)
+from comparison.tables import builds_table, print_table, trees_table
 
 
 def parse_args(description):
@@ -49,7 +49,8 @@ def parse_args(description):
     ap.add_argument("--results", default="results",
                     help="parent of the results/<timestamp> directory")
     ap.add_argument("--db_dir", help="where DBs go (default: the results "
-                    "directory); each is deleted after its run")
+                    "directory; deep: /dev/shm, see specs.py); each is "
+                    "deleted after its run")
     ap.add_argument("--keep_db", action="store_true")
     ap.add_argument("--replot", metavar="DIR",
                     help="print the table, checks and plots of an earlier "
@@ -69,11 +70,11 @@ def replot(directory):
     for r in results:  # JSON keeps the plan's level numbers as strings
         r["plan"] = {int(level): p for level, p in r["plan"].items()}
     log(print_table(results, saved["meta"]["preset"]))
-    builds = builds_table(results)
-    if builds:
-        log("\n" + builds)
+    for extra in (builds_table(results), trees_table(results)):
+        if extra:
+            log("\n" + extra)
     log("")
-    for v in checks(results):
+    for v in checks(results, saved["meta"]["preset"]):
         log(v)
     write_outputs(directory, results, saved["meta"]["preset"], saved["meta"])
 
@@ -94,31 +95,43 @@ def main(description=None):
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
     out = os.path.abspath(os.path.join(args.results, stamp))
     os.makedirs(out, exist_ok=True)
-    db_dir = os.path.abspath(args.db_dir or out)
+    db_dir = args.db_dir
+    preset_db_dir = preset.get("db_dir")
+    if not db_dir and preset_db_dir and os.access(preset_db_dir, os.W_OK):
+        db_dir = os.path.join(preset_db_dir, f"compare-{stamp}")
+        os.makedirs(db_dir, exist_ok=True)
+    db_dir = os.path.abspath(db_dir or out)
     meta = {"preset": args.preset, "about": preset["about"],
             "sizes": sizes, "reads": reads, "threads": args.threads,
             "repeat": args.repeat,
-            "tree_flags": TREE_FLAGS, "common_flags": COMMON_FLAGS,
+            "tree_flags": tree_flags(args.preset), "common_flags": COMMON_FLAGS,
             "cpus": os.cpu_count(), "uptime_start": uptime(),
             "started": stamp, "command": sys.argv}
     meta["about"] = preset["about"].replace(
         "CACHE", f"{args.cache_size / 2**20:g} MiB")
     log(f"compare: preset {args.preset}: {meta['about']}")
+    log("compare: tree flags: " + " ".join(tree_flags(args.preset)))
     log("compare: all runs use --level_compaction_dynamic_level_bytes=true "
         "(RocksDB's recommended setting; the static Monkey plan assumes the "
         "deepest level is the last one)")
     log(f"compare: {len(configs)} configurations: "
         + ", ".join(c["label"] for c in configs))
-    log(f"compare: results in {out}; {meta['uptime_start']}")
+    log(f"compare: results in {out}; DBs in {db_dir}; "
+        f"{meta['uptime_start']}")
 
     results = run_comparison(args, configs, sizes, reads, out, db_dir)
+    if db_dir != out and not args.db_dir and not args.keep_db:
+        try:
+            os.rmdir(db_dir)  # the preset's, now empty
+        except OSError:
+            pass
 
     meta["uptime_end"] = uptime()
     table = print_table(results, args.preset)
-    builds = builds_table(results)
-    if builds:
-        table += "\n\n" + builds
-    verdicts = checks(results)
+    for extra in (builds_table(results), trees_table(results)):
+        if extra:
+            table += "\n\n" + extra
+    verdicts = checks(results, args.preset)
     log("")
     log(table)
     log("")

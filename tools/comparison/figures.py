@@ -24,6 +24,30 @@ def main_report(result):
     return None
 
 
+def run_figures(report):
+    """Sigma FPR counted by runs, as Monkey plans and TDStore reports it:
+    every L0 file one run, every other level with filters one. Returns
+    filtered_runs (how many runs have filters), runs_probed (filter probes
+    per lookup: the runs an absent key reaches), sum_fpr_runs (each run's
+    measured FPR once: a level's FPR times its runs) and its model."""
+    runs = probed = measured = model = 0.0
+    lookups = report.get("lookups") or 0
+    for l in report.get("levels", []):
+        if not l.get("filter_bytes") or not l.get("files"):
+            continue
+        n = l["files"] if l["level"] == 0 else 1
+        runs += n
+        if lookups:
+            probed += l["probes"] / lookups
+        if l.get("fpr") is not None and l.get("model_fpr") is not None:
+            measured += n * l["fpr"]
+            model += n * l["model_fpr"]
+    return {"filtered_runs": runs if report else None,
+            "runs_probed": probed if lookups else None,
+            "sum_fpr_runs": measured if report else None,
+            "model_sum_fpr_runs": model if report else None}
+
+
 def summarize(result):
     """Scalar figures of one (size, config) result."""
     main = main_report(result) or {}
@@ -44,6 +68,7 @@ def summarize(result):
             l.get("model_agrees") is not None
             for l in main.get("levels", [])) else None),
     }
+    s.update(run_figures(main))
     lookups = main.get("lookups") or 0
     hit, miss = main.get("block_cache_data_hit"), main.get("block_cache_data_miss")
     s["data_blocks_per_lookup"] = ((hit + miss) / lookups

@@ -151,6 +151,32 @@ def parse_plan(lines):
     return plan or {}
 
 
+# db_bench's levelstats: "Level Files Size(MB)", a rule, then one row per
+# level.
+LEVELSTATS_HEAD = "Level Files Size(MB)"
+LEVELSTATS_ROW_RE = re.compile(r"^\s*(\d+)\s+(\d+)\s+(\d+)\s*$")
+
+
+def parse_levelstats(text):
+    """The files and MB of each non-empty level in the last levelstats table
+    of the output, as [{"level", "files", "mb"}]; empty without one."""
+    tree = None
+    rows = None
+    for line in lines_of(text):
+        if line.strip() == LEVELSTATS_HEAD:
+            rows = []
+            continue
+        if rows is None or set(line.strip()) == {"-"}:
+            continue
+        m = LEVELSTATS_ROW_RE.match(line)
+        if m is None:
+            tree, rows = rows, None
+        elif int(m.group(2)) > 0:
+            rows.append({"level": int(m.group(1)), "files": int(m.group(2)),
+                         "mb": int(m.group(3))})
+    return rows if rows is not None else (tree or [])
+
+
 def parse_output(text):
     """Benchmarks (ops/s, P95), filter reports and the Monkey plan."""
     lines = lines_of(text)

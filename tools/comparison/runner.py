@@ -12,8 +12,8 @@ import sys
 import time
 
 from comparison.console import log, uptime
-from comparison.parse import parse_output
-from comparison.specs import (COMMON_FLAGS, TREE_FLAGS, schedule,
+from comparison.parse import parse_levelstats, parse_output
+from comparison.specs import (COMMON_FLAGS, schedule, tree_flags,
                               workload_phases)
 
 
@@ -110,9 +110,11 @@ def run_comparison(args, configs, sizes, reads, out, db_dir):
             filt = ([f"--filter_uri={config['filter_uri']}"]
                     if config["filter_uri"] else [])
             batch.append({"num": num, "config": config, "db": db,
-                          "base": [f"--db={db}"] + TREE_FLAGS + COMMON_FLAGS
+                          "base": [f"--db={db}"] + tree_flags(args.preset)
+                          + COMMON_FLAGS
                           + filt, "benchmarks": [], "rounds": [],
                           "reports": {}, "plan": {}, "commands": [],
+                          "trees": {},
                           "uptime": uptime()})
         for rnd, phase, flags, ops in runs_of[num]:
             for i, result in enumerate(batch):
@@ -129,11 +131,16 @@ def run_comparison(args, configs, sizes, reads, out, db_dir):
                 for b in benchmarks:
                     b["phase"] = phase
                 result["commands"].append(cmd)
+                # Files per level after the phase, where it printed them
+                # (db_bench's levelstats): the last round's for a measure.
+                tree = parse_levelstats(text)
+                if tree:
+                    result["trees"][phase] = tree
                 # The latest header: a live plan is printed for the shape
                 # the DB opened with, so the measure phase's is the one that
                 # goes with its report.
                 result["plan"] = plan or result["plan"]
-                if phase == "load":
+                if phase != "measure":
                     result["benchmarks"] += benchmarks
                 else:
                     result["rounds"].append(benchmarks)

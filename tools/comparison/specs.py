@@ -43,6 +43,42 @@ STATIC_CONFIGS = [
     "monkey:7/static=id=monkey;bits_per_key=7;shape=static",
 ]
 SCALE_CONFIGS = ["bloomfilter:10", "monkey:10", "monkey:7"] + STATIC_CONFIGS
+# The deep preset: TDStore's three groups, and Bloom and Monkey at 10 bits
+# with a last-level filter.
+DEEP_CONFIGS = TDSTORE_CONFIGS[:3] + ["bloomfilter:10", "monkey:10"]
+
+# A tree of production depth on 2 cores: RocksDB's T = 10 and dynamic level
+# sizing, with the memtable, the base level and the files shrunk so that
+# 1.2M keys (about 90 MB in L6) make L3, L4 and L5 above L6 -- dynamic
+# sizing opens L3 once L6 passes 1000x a tenth of the base level, 52 MB, and
+# L2 past 520 MB. Files of 64 KiB keep a few dozen in L4, so that absent
+# keys reach most of it (measured: L3 0.73-0.84, L4 0.65-0.73, L5 0.9 of
+# absent keys probe them); 32 KiB files reached no further and gave every
+# filter 10-15% of cache-line rounding (bloomfilter:10 at 11.3 bits/key).
+# Write throttling scaled to the tree as RocksDB's defaults are to a
+# production one (64 GiB pending compaction bytes over a 256 MiB base):
+# without it a load at full speed runs ahead of compaction, L3-L5 swell to
+# 50-80 MB over an L6 of 2 MB -- dynamic sizing then takes the largest level
+# for the last -- and the load spent 92% of its time in write stalls;
+# measured here with 3M keys, 1 MiB base: the upper levels' reach fell to
+# 0.02-0.3 and monkey10's filters came out at 11.7 bits/key for a budget of
+# 10. With throttling the same tree kept L6 the largest level all along.
+DEEP_TREE_FLAGS = [
+    "--key_size=16", "--value_size=100", "--write_buffer_size=131072",
+    "--max_bytes_for_level_base=524288", "--target_file_size_base=65536",
+    "--max_bytes_for_level_multiplier=10",
+    "--max_background_jobs=2", "--compression_type=none",
+    "--level_compaction_dynamic_level_bytes=true",
+    "--soft_pending_compaction_bytes_limit=4194304",
+    "--hard_pending_compaction_bytes_limit=16777216",
+    "--level0_slowdown_writes_trigger=8", "--level0_stop_writes_trigger=16",
+]
+# After the load, the deep preset adds the L0 files a quiet tree keeps: one
+# fewer than level0_file_num_compaction_trigger (RocksDB's 4), each half a
+# memtable of random keys, so that together they stay under the base level's
+# target and no compaction takes them before the measurement.
+DEEP_L0_FILES = 3
+DEEP_L0_FILE_KEYS = 500
 
 PRESETS = {
     "default": {
@@ -54,6 +90,18 @@ PRESETS = {
         "configs": SCALE_CONFIGS, "sizes": [1000000, 4000000, 16000000],
         "reads": 200000,
         "about": "the default workload at 1M, 4M and 16M keys",
+    },
+    "deep": {
+        "configs": DEEP_CONFIGS, "sizes": [1200000], "reads": 200000,
+        "tree_flags": DEEP_TREE_FLAGS,
+        # Its 15k-30k files of 64 KiB each get an fdatasync when written: on
+        # this machine's disk that, not compaction, set the pace (a load took
+        # 4-5 minutes, 47 s in memory). Its DBs (about 100 MB each) go to
+        # tmpfs, the way a production disk keeps up with 64 MiB files.
+        "db_dir": "/dev/shm",
+        "about": "fillrandom 1.2M keys into a tree of L0 (3 files), L3, L4, "
+                 "L5 and L6 (T = 10, 128 KiB memtable, 512 KiB base level, "
+                 "64 KiB files), then readmissing, 200k",
     },
     "tdstore": {
         "configs": TDSTORE_CONFIGS, "sizes": [2000000], "reads": 300000,
@@ -67,6 +115,11 @@ PRESETS = {
 # WAL into a new L0 file), compact0 (L0 into the next level, as db_bench's
 # benchmark.sh does) and waitforcompaction.
 SETTLE = "flush,compact0,waitforcompaction"
+
+
+def tree_flags(preset):
+    """The db_bench flags that shape the tree of a preset."""
+    return PRESETS[preset].get("tree_flags", TREE_FLAGS)
 
 
 def parse_config(spec):
@@ -120,6 +173,20 @@ def workload_phases(preset, num, reads, threads, cache_size):
         return [("load", load, num), ("measure", measure, reads)]
     load = [f"--benchmarks=fillrandom,{SETTLE}", f"--num={num}",
             "--threads=1"]
+    if preset == "deep":
+        # The L0 files, flushed one by one by a second process (fillrandom
+        # is skipped on an existing DB; overwrite writes --writes random keys
+        # of [0, num)); levelstats prints the tree the measurement starts on.
+        runs = ["--benchmarks=" + ",".join(["overwrite,flush"] * DEEP_L0_FILES
+                                           + ["levelstats"]),
+                "--use_existing_db=1", f"--num={num}",
+                f"--writes={DEEP_L0_FILE_KEYS}", "--threads=1"]
+        measure = ["--benchmarks=readmissing,levelstats",
+                   "--use_existing_db=1", f"--num={num}",
+                   f"--reads={reads // threads}", f"--threads={threads}"]
+        return [("load", load, num), ("runs", runs, DEEP_L0_FILES
+                                      * DEEP_L0_FILE_KEYS),
+                ("measure", measure, reads)]
     measure = ["--benchmarks=readmissing,readrandom", "--use_existing_db=1",
                f"--num={num}", f"--reads={reads // threads}",
                f"--threads={threads}"]

@@ -37,6 +37,19 @@ def builds_table(results):
     return "\n".join(lines)
 
 
+def trees_table(results):
+    """Each result's tree, files per level, after each phase that printed
+    it (db_bench's levelstats): the load's end, the measurement's."""
+    when = {"load": "load", "runs": "load end", "measure": "measurement"}
+    lines = []
+    for r in results:
+        for phase, tree in r.get("trees", {}).items():
+            cells = ", ".join(f"L{t['level']} {t['files']}" for t in tree)
+            lines.append(f"  {r['num']:,} keys {r['config']['label']}, "
+                         f"{when.get(phase, phase)}: {cells}")
+    return ("tree (files per level):\n" + "\n".join(lines)) if lines else ""
+
+
 def print_table(results, preset):
     configs = labels_in_order(results)
     sizes = sorted({r["num"] for r in results})
@@ -80,6 +93,13 @@ def print_table(results, preset):
             row(f"L{lv} FPR", [level_cell(c, "fpr", fmt_pct) for c in configs])
         row("sum FPR", cells("sum_fpr", fmt_pct))
         row("sum FPR, model", cells("model_sum_fpr", fmt_pct))
+        if preset == "deep":
+            row("filtered runs", cells("filtered_runs", fmt_num))
+            row("runs probed per lookup", cells(
+                "runs_probed", lambda v: fmt_num(v, "{:.2f}")))
+            row("sum FPR over runs", cells("sum_fpr_runs", fmt_pct))
+            row("sum FPR over runs, model", cells("model_sum_fpr_runs",
+                                                  fmt_pct))
         row("FP per absent lookup", cells("fp_per_absent_lookup",
                                           lambda v: fmt_num(v, "{:.4f}")))
         row("data blocks per lookup", cells("data_blocks_per_lookup",

@@ -5,7 +5,8 @@
 import unittest
 
 from testing import level, result
-from comparison.checks import checks, instrument_checks, monkey_checks
+from comparison.checks import (checks, deep_checks, instrument_checks,
+                               monkey_checks)
 
 
 class ChecksTest(unittest.TestCase):
@@ -53,6 +54,37 @@ class ChecksTest(unittest.TestCase):
     def test_too_many_bytes_fails(self):
         self.results[1] = result("monkey:10", 1000, 0.014, 0.014, 106)
         self.assertTrue(monkey_checks(self.results)[0].startswith("FAIL"))
+
+    def test_deep_judges_runs_against_fixed10(self):
+        def deep(spec, l0_fpr, fpr, filter_bytes, model=None):
+            levels = [level(0, fpr=l0_fpr, model_fpr=l0_fpr)] + [
+                level(n, fpr=fpr, model_fpr=model or fpr) for n in (3, 4, 5)]
+            return result(spec, 1000, 0, 0, filter_bytes, levels=levels)
+        fixed = deep("fixed10=bloomfilter:10", 0.01, 0.01, 100)  # 6 runs
+        good = [deep("monkey10=monkey:10", 0.0001, 0.006, 104),
+                deep("monkey7=monkey:7", 0.001, 0.015, 70)]
+        verdicts = deep_checks([fixed] + good)
+        self.assertTrue(verdicts[0].startswith(
+            "PASS 1,000 keys deep tree: fixed10 has 6 filtered runs"),
+            verdicts)
+        self.assertTrue(verdicts[1].startswith(
+            "PASS 1,000 keys monkey10 vs fixed10 (sum FPR <= 0.35x, bytes "
+            "<= 1.05x): sum FPR over runs 1.830% vs 6.000% (0.305x)"),
+            verdicts)
+        self.assertTrue(verdicts[2].startswith("PASS 1,000 keys monkey7"),
+                        verdicts)
+        # Only in the deep preset.
+        self.assertEqual(checks([fixed] + good, "tdstore"),
+                         checks([fixed] + good))
+        self.assertEqual(checks([fixed] + good, "deep")[-3:], verdicts)
+        bad = [deep("monkey10=monkey:10", 0.0001, 0.006, 106),
+               deep("monkey7=monkey:7", 0.001, 0.015, 70, model=0.012)]
+        self.assertEqual([v[:4] for v in deep_checks([fixed] + bad)],
+                         ["PASS", "FAIL", "FAIL"])
+        shallow = result("fixed10=bloomfilter:10", 1000, 0, 0, 100,
+                         levels=[level(5), level(6)])
+        self.assertTrue(deep_checks([shallow])[0].startswith(
+            "FAIL 1,000 keys deep tree: fixed10 has 2 filtered runs"))
 
     def test_no_baseline_no_monkey_verdict(self):
         self.assertEqual(monkey_checks(self.results[1:]), [])

@@ -6,7 +6,8 @@ import unittest
 
 from testing import level, result
 from comparison.figures import (fmt_num, fmt_pct, labels_in_order,
-                                level_rows, main_report, summarize)
+                                level_rows, main_report, run_figures,
+                                summarize)
 
 
 class FiguresTest(unittest.TestCase):
@@ -35,6 +36,19 @@ class FiguresTest(unittest.TestCase):
         r = result("monkey:7", 1000, 0.05, 0.04, 70,
                    levels=[level(6, agrees=None)])
         self.assertIsNone(summarize(r)["model_agrees"])
+
+    def test_runs_count_each_l0_file(self):
+        l0 = dict(level(0, fpr=0.001, model_fpr=0.002), probes=300)
+        l5 = dict(level(5, fpr=0.01, model_fpr=0.01), probes=50)
+        last = dict(level(6, fpr=None, model_fpr=None), filter_bytes=0)
+        report = {"lookups": 100, "levels": [l0, l5, last]}
+        figures = run_figures(report)
+        self.assertEqual(figures["filtered_runs"], 4)  # 3 files in L0, L5
+        self.assertAlmostEqual(figures["runs_probed"], 3.5)
+        self.assertAlmostEqual(figures["sum_fpr_runs"], 3 * 0.001 + 0.01)
+        self.assertAlmostEqual(figures["model_sum_fpr_runs"],
+                               3 * 0.002 + 0.01)
+        self.assertIsNone(run_figures({})["sum_fpr_runs"])
 
     def test_level_rows_carry_the_plan(self):
         r = result("monkey:7", 1000, 0.05, 0.05, 70,

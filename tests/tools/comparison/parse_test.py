@@ -203,5 +203,25 @@ class PercentileTest(unittest.TestCase):
             benchmarks[1]["max"]))
 
 
+class LevelstatsTest(unittest.TestCase):
+    # db_bench 7.8.3's levelstats, as printed after the deep preset's load.
+    TEXT = ("Level Files Size(MB)\n--------------------\n"
+            "  0        3        0\n  1        0        0\n"
+            "  2        0        0\n  3        0        0\n"
+            "  4       15        1\n  5      152        9\n"
+            "  6     1451       86\n\nSTATISTICS:\n")
+
+    def test_non_empty_levels_of_the_last_table(self):
+        self.assertEqual(parse.parse_levelstats(self.TEXT), [
+            {"level": 0, "files": 3, "mb": 0},
+            {"level": 4, "files": 15, "mb": 1},
+            {"level": 5, "files": 152, "mb": 9},
+            {"level": 6, "files": 1451, "mb": 86}])
+        later = self.TEXT.replace("1451", "1452")
+        self.assertEqual(parse.parse_levelstats(self.TEXT + later)[-1]["files"],
+                         1452)
+        self.assertEqual(parse.parse_levelstats("fillrandom : 1 ops\n"), [])
+
+
 if __name__ == "__main__":
     unittest.main()

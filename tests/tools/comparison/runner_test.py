@@ -38,6 +38,13 @@ FAKE_DB_BENCH = textwrap.dedent("""\
     for name in flags["benchmarks"].split(","):
         if name in ("flush", "compact0", "waitforcompaction"):
             continue
+        if name == "levelstats":
+            print("Level Files Size(MB)")
+            print("--------------------")
+            for level in range(7):
+                files = runs if level == 6 else 0
+                print(f"{{level:3d}} {{files:8d}} {{files // 2:8d}}")
+            continue
         print(f"{{name:<12}} :       1.000 micros/op {{1000 * runs}} ops/sec "
               f"1.000 seconds 1000 operations;")
         print("Microseconds per read:")
@@ -65,8 +72,8 @@ class RunnerTest(unittest.TestCase):
         self.out = os.path.join(self.dir, "out")
         os.makedirs(self.out)
 
-    def run_it(self, configs, sizes, repeat, keep_db=False):
-        args = argparse.Namespace(preset="default", threads=1,
+    def run_it(self, configs, sizes, repeat, keep_db=False, preset="default"):
+        args = argparse.Namespace(preset=preset, threads=1,
                                   cache_size=1 << 20, repeat=repeat,
                                   db_bench=self.fakes[0], keep_db=keep_db)
         said = io.StringIO()
@@ -120,6 +127,25 @@ class RunnerTest(unittest.TestCase):
                          ["readmissing", "readrandom"])
         self.assertEqual(len(results[0]["commands"]), 4)
         self.assertTrue(os.path.isdir(os.path.join(self.out, "db-1000-0")))
+
+    def test_deep_runs_its_l0_phase_once_and_keeps_the_trees(self):
+        results, said = self.run_it([parse_config("monkey:7")], [1000], 2,
+                                    preset="deep")
+        phases = [next(a for a in c if a.startswith("--benchmarks="))
+                  for c in self.calls()]
+        self.assertEqual(len(phases), 4)  # load, L0 files, 2 rounds
+        self.assertTrue(phases[1].startswith("--benchmarks=overwrite,flush"))
+        self.assertIn("--write_buffer_size=131072", self.calls()[0])
+        self.assertIn("[2/4] 1,000 keys, monkey:7: runs", said)
+        r = results[0]
+        # The L0 phase's overwrites count with the load, not as a round.
+        self.assertEqual([b["phase"] for b in r["benchmarks"]
+                          if b["benchmark"] == "overwrite"], ["runs"] * 3)
+        # Files per level after the L0 phase (the DB's 2nd run) and after
+        # the last round (its 4th).
+        self.assertEqual(r["trees"], {
+            "runs": [{"level": 6, "files": 2, "mb": 1}],
+            "measure": [{"level": 6, "files": 4, "mb": 2}]})
 
     def test_builds_run_their_own_db_bench(self):
         configs = with_builds([parse_config("monkey:7")],

@@ -59,6 +59,31 @@ class SpecsTest(unittest.TestCase):
         self.assertIn("--benchmarks=insertunique", tdstore[1][1])
         self.assertIn("--cache_size=12345", tdstore[1][1])
 
+    def test_deep_adds_its_l0_files_before_the_measurement(self):
+        phases = specs.workload_phases("deep", 2500, 400, 1, 1 << 20)
+        self.assertEqual([p for p, _, _ in phases],
+                         ["load", "runs", "measure"])
+        runs = phases[1][1]
+        benchmarks = next(a for a in runs if a.startswith("--benchmarks="))
+        self.assertEqual(benchmarks.count("overwrite,flush"),
+                         specs.DEEP_L0_FILES)
+        self.assertTrue(benchmarks.endswith(",levelstats"))
+        self.assertIn(f"--writes={specs.DEEP_L0_FILE_KEYS}", runs)
+        self.assertIn("--use_existing_db=1", runs)
+        self.assertIn("--benchmarks=readmissing,levelstats", phases[2][1])
+        # Fewer L0 files than RocksDB's compaction trigger (4): a quiet tree.
+        self.assertLess(specs.DEEP_L0_FILES, 4)
+
+    def test_tree_flags_by_preset(self):
+        self.assertIs(specs.tree_flags("default"), specs.TREE_FLAGS)
+        deep = specs.tree_flags("deep")
+        self.assertIn("--max_bytes_for_level_multiplier=10", deep)
+        self.assertIn("--level_compaction_dynamic_level_bytes=true", deep)
+        labels = [specs.parse_config(c)["label"]
+                  for c in specs.PRESETS["deep"]["configs"]]
+        self.assertEqual(labels, ["fixed10", "monkey10", "monkey7",
+                                  "bloomfilter:10", "monkey:10"])
+
     def test_schedule_runs_each_load_once_and_each_measure_per_round(self):
         phases = [("load", ["a"], 1), ("measure", ["b"], 2)]
         self.assertEqual(specs.schedule(phases, 3),

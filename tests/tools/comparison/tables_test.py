@@ -6,7 +6,7 @@ import unittest
 
 from testing import level, result
 from comparison.specs import parse_config, with_builds
-from comparison.tables import builds_table, print_table
+from comparison.tables import builds_table, print_table, trees_table
 
 
 class TablesTest(unittest.TestCase):
@@ -25,6 +25,22 @@ class TablesTest(unittest.TestCase):
         self.assertNotIn("filter cache MiB", "\n".join(lines))
         self.assertIn("filter cache MiB",
                       print_table(results, "tdstore"))
+
+    def test_deep_shows_runs_and_trees(self):
+        r = result("monkey:7", 1000, 0.05, 0.05, 70,
+                   levels=[level(0, fpr=0.001), level(6, fpr=0.01)])
+        self.assertNotIn("filtered runs", print_table([r], "default"))
+        lines = print_table([r], "deep").splitlines()
+        self.assertIn(f"{'filtered runs':<30}{'4':>14}", lines)
+        self.assertIn(f"{'sum FPR over runs':<30}{'1.300%':>14}", lines)
+        self.assertEqual(trees_table([r]), "")
+        r["trees"] = {"runs": [{"level": 0, "files": 3, "mb": 0},
+                               {"level": 6, "files": 40, "mb": 9}],
+                      "measure": [{"level": 6, "files": 41, "mb": 9}]}
+        self.assertEqual(trees_table([r]).splitlines(), [
+            "tree (files per level):",
+            "  1,000 keys monkey:7, load end: L0 3, L6 40",
+            "  1,000 keys monkey:7, measurement: L6 41"])
 
     def test_sizes_get_their_own_blocks(self):
         results = [result("monkey:7", n, 0.05, 0.05, 70)
