@@ -124,10 +124,41 @@ def deep_checks(results):
     return out
 
 
+# The memlimit preset's bars for monkey7 against fixed10: insert
+# throughput (median of the rounds) and filter-block bytes read into the
+# cache per insert.
+MEMLIMIT_OPS = 1.05
+MEMLIMIT_FILTER_LOADS = 0.80
+
+
+def memlimit_checks(results):
+    """monkey7 against fixed10 under the memlimit preset, per size."""
+    out = []
+    for num in sorted({r["num"] for r in results}):
+        by = {r["config"]["label"]: summarize(r) for r in results
+              if r["num"] == num}
+        base, m = by.get("fixed10"), by.get("monkey7")
+        key = "insertunique_ops_per_sec"
+        if not base or not m or not base.get(key) or not m.get(key) or \
+                not base.get("filter_bytes_per_op"):
+            continue
+        ops = m[key] / base[key]
+        loads = m["filter_bytes_per_op"] / base["filter_bytes_per_op"]
+        ok = ops >= MEMLIMIT_OPS and loads <= MEMLIMIT_FILTER_LOADS
+        out.append(
+            f"{'PASS' if ok else 'FAIL'} {num:,} keys monkey7 vs fixed10 "
+            f"(insert ops/s >= {MEMLIMIT_OPS}x, filter bytes loaded per "
+            f"insert <= {MEMLIMIT_FILTER_LOADS}x): ops/s {ops:.3f}x, filter "
+            f"bytes loaded {loads:.3f}x, filter bytes {m['filter_bytes'] / base['filter_bytes']:.3f}x")
+    return out
+
+
 def checks(results, preset=None):
     """The acceptance checks: instrument vs model, Monkey vs Bloom, and the
     deep preset's own."""
     out = instrument_checks(results) + monkey_checks(results)
     if preset == "deep":
         out += deep_checks(results)
+    if preset == "memlimit":
+        out += memlimit_checks(results)
     return out

@@ -40,12 +40,14 @@ def parse_args(description):
     ap.add_argument("--repeat", type=int,
                     help="rounds of the measurement (default 3; tdstore 1: "
                          "its inserts change the tree)")
-    ap.add_argument("--threads", type=int, default=1,
-                    help="db_bench threads of the measured phase")
-    ap.add_argument("--cache_size", type=int, default=1 << 20,
-                    help="tdstore: block cache bytes (default 1 MiB: less "
-                         "than the 1.3-1.8 MiB of filters and indexes of "
-                         "its 2M-key trees)")
+    ap.add_argument("--threads", type=int,
+                    help="db_bench threads of the measured phase (default "
+                         "1; memlimit 4)")
+    ap.add_argument("--cache_size", type=int,
+                    help="tdstore, memlimit: block cache bytes (default "
+                         "tdstore 1 MiB: less than the 1.3-1.8 MiB of "
+                         "filters and indexes of its 2M-key trees; memlimit "
+                         "512 KiB against about 2.4 MB)")
     ap.add_argument("--results", default="results",
                     help="parent of the results/<timestamp> directory")
     ap.add_argument("--db_dir", help="where DBs go (default: the results "
@@ -92,6 +94,10 @@ def main(description=None):
     reads = args.reads or preset["reads"]
     if args.repeat is None:
         args.repeat = 1 if args.preset == "tdstore" else 3
+    if args.threads is None:
+        args.threads = preset.get("threads", 1)
+    if args.cache_size is None:
+        args.cache_size = preset.get("cache_size", 1 << 20)
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
     out = os.path.abspath(os.path.join(args.results, stamp))
     os.makedirs(out, exist_ok=True)

@@ -177,6 +177,21 @@ def parse_levelstats(text):
     return rows if rows is not None else (tree or [])
 
 
+# A ticker of db_bench's --statistics dump: "rocksdb.NAME COUNT : N".
+TICKER_RE = re.compile(r"^(rocksdb\.[\w.]+) COUNT : (\d+)$")
+
+
+def parse_tickers(text):
+    """The tickers of the last --statistics dump, by name; a process's dump
+    counts everything since it opened the DB."""
+    tickers = {}
+    for line in lines_of(text):
+        m = TICKER_RE.match(line)
+        if m:
+            tickers[m.group(1)] = int(m.group(2))
+    return tickers
+
+
 def parse_output(text):
     """Benchmarks (ops/s, P95), filter reports and the Monkey plan."""
     lines = lines_of(text)

@@ -12,7 +12,8 @@ import sys
 import time
 
 from comparison.console import log, uptime
-from comparison.parse import parse_levelstats, parse_output
+from comparison.figures import MAIN_BENCHMARKS
+from comparison.parse import parse_levelstats, parse_output, parse_tickers
 from comparison.specs import (COMMON_FLAGS, schedule, tree_flags,
                               workload_phases)
 
@@ -89,6 +90,23 @@ def median_of_rounds(rounds):
     return merged
 
 
+def block_loads(reports, tickers, cache_size):
+    """Per operation of a measurement: the filter-block and data-block bytes
+    read into the block cache, and the filters' share of the cache at its
+    end; None without a main report."""
+    main = next((reports[n] for n in MAIN_BENCHMARKS if reports.get(n)), None)
+    ops = main and main.get("lookups")
+    if not ops:
+        return None
+    data = tickers.get("rocksdb.block.cache.data.bytes.insert")
+    return {"filter_bytes_per_op":
+            main.get("block_cache_filter_bytes_insert", 0) / ops,
+            "data_bytes_per_op": None if data is None else data / ops,
+            "filter_cache_share":
+            main.get("filter_cache_bytes", 0) / cache_size
+            if main.get("filter_cache_source") == "block_cache" else None}
+
+
 def run_comparison(args, configs, sizes, reads, out, db_dir):
     """Runs every configuration at every size and returns the results, one
     per (size, configuration). At each size, all loads run first, then the
@@ -114,7 +132,7 @@ def run_comparison(args, configs, sizes, reads, out, db_dir):
                           + COMMON_FLAGS
                           + filt, "benchmarks": [], "rounds": [],
                           "reports": {}, "plan": {}, "commands": [],
-                          "trees": {},
+                          "trees": {}, "block_loads": [],
                           "uptime": uptime()})
         for rnd, phase, flags, ops in runs_of[num]:
             for i, result in enumerate(batch):
@@ -145,6 +163,10 @@ def run_comparison(args, configs, sizes, reads, out, db_dir):
                 else:
                     result["rounds"].append(benchmarks)
                     result["reports"].update(reports)
+                    loads = block_loads(reports, parse_tickers(text),
+                                        args.cache_size)
+                    if loads:
+                        result["block_loads"].append(loads)
         for result in batch:
             result["benchmarks"] += median_of_rounds(result.pop("rounds"))
             if not args.keep_db:

@@ -73,6 +73,23 @@ DEEP_TREE_FLAGS = [
     "--hard_pending_compaction_bytes_limit=16777216",
     "--level0_slowdown_writes_trigger=8", "--level0_stop_writes_trigger=16",
 ]
+# TDStore's resource-limited test on 2 cores: filters and indexes in a block
+# cache smaller than fixed10's filters, SST files of 32 MiB so that each
+# file's whole filter block is hundreds of KiB (270 KiB at 10 bits/key, as
+# in production), and 16 KiB data blocks so that the indexes (0.7 MB) stay
+# smaller than the filters (1.7 MB), as TDStore's filters held 82% of its
+# cache; with 4 KiB blocks the indexes were 2.8 MB. 6M keys make L5 (4
+# files) over L6 (21); the measurement's inserts keep adding L0 files and
+# compactions. Reads go through the page cache, as TDStore's likely did.
+MEMLIMIT_TREE_FLAGS = [
+    "--key_size=16", "--value_size=100", "--write_buffer_size=33554432",
+    "--max_bytes_for_level_base=134217728",
+    "--target_file_size_base=33554432", "--block_size=16384",
+    "--max_bytes_for_level_multiplier=10",
+    "--max_background_jobs=2", "--compression_type=none",
+    "--level_compaction_dynamic_level_bytes=true",
+]
+
 # After the load, the deep preset adds the L0 files a quiet tree keeps: one
 # fewer than level0_file_num_compaction_trigger (RocksDB's 4), each half a
 # memtable of random keys, so that together they stay under the base level's
@@ -102,6 +119,16 @@ PRESETS = {
         "about": "fillrandom 1.2M keys into a tree of L0 (3 files), L3, L4, "
                  "L5 and L6 (T = 10, 128 KiB memtable, 512 KiB base level, "
                  "64 KiB files), then readmissing, 200k",
+    },
+    "memlimit": {
+        "configs": TDSTORE_CONFIGS[:3], "sizes": [6000000],
+        "reads": 1200000, "tree_flags": MEMLIMIT_TREE_FLAGS,
+        "threads": 4, "cache_size": 512 << 10,
+        "about": "insertunique loads 6M keys (32 MiB files), then rounds of "
+                 "1.2M more unique-key inserts by 4 threads, filters and "
+                 "indexes in a CACHE block cache (about a quarter of "
+                 "fixed10's filters and indexes); throughput from a Release "
+                 "db_bench",
     },
     "tdstore": {
         "configs": TDSTORE_CONFIGS, "sizes": [2000000], "reads": 300000,
@@ -162,10 +189,11 @@ def workload_phases(preset, num, reads, threads, cache_size):
     The measurement runs in a new process: every table reader is then opened
     at its file's current level (a reader keeps the level it was opened at,
     so a trivially moved file would count under its old level)."""
-    if preset == "tdstore":
+    if preset in ("tdstore", "memlimit"):
         cache = ["--cache_index_and_filter_blocks=true",
-                 f"--cache_size={cache_size}", "--cache_numshardbits=0",
-                 "--use_direct_reads=true"]
+                 f"--cache_size={cache_size}", "--cache_numshardbits=0"]
+        if preset == "tdstore":
+            cache.append("--use_direct_reads=true")
         load = [f"--benchmarks=insertunique,{SETTLE}", f"--num={num}",
                 "--threads=1"]
         measure = ["--benchmarks=insertunique", "--use_existing_db=1",

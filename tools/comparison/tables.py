@@ -104,7 +104,15 @@ def print_table(results, preset):
                                           lambda v: fmt_num(v, "{:.4f}")))
         row("data blocks per lookup", cells("data_blocks_per_lookup",
                                             lambda v: fmt_num(v, "{:.4f}")))
-        if preset == "tdstore":
+        if preset == "memlimit":
+            row("filter bytes loaded per op", cells(
+                "filter_bytes_per_op", lambda v: fmt_num(v, "{:,.0f}")))
+            row("data bytes loaded per op", cells(
+                "data_bytes_per_op", lambda v: fmt_num(v, "{:,.0f}")))
+            row("filters' share of the cache", cells(
+                "filter_cache_share", lambda v: fmt_num(v and 100 * v,
+                                                         "{:.1f}%")))
+        if preset in ("tdstore", "memlimit"):
             row("filters+indexes MiB", cells(
                 "filter_and_index_bytes",
                 lambda v: fmt_num(v and v / 2**20, "{:.3f}")))

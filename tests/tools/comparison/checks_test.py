@@ -6,7 +6,7 @@ import unittest
 
 from testing import level, result
 from comparison.checks import (checks, deep_checks, instrument_checks,
-                               monkey_checks)
+                               memlimit_checks, monkey_checks)
 
 
 class ChecksTest(unittest.TestCase):
@@ -85,6 +85,24 @@ class ChecksTest(unittest.TestCase):
                          levels=[level(5), level(6)])
         self.assertTrue(deep_checks([shallow])[0].startswith(
             "FAIL 1,000 keys deep tree: fixed10 has 2 filtered runs"))
+
+    def test_memlimit_judges_inserts_and_filter_loads(self):
+        def group(spec, ops, loads):
+            r = result(spec, 1000, 0.05, 0.05, 100)
+            r["benchmarks"] = [{"benchmark": "insertunique",
+                                "ops_per_sec": ops, "p95_micros": 1.0,
+                                "phase": "measure"}]
+            r["block_loads"] = [{"filter_bytes_per_op": loads}]
+            return r
+        fixed = group("fixed10=bloomfilter:10", 1000, 500)
+        self.assertTrue(memlimit_checks(
+            [fixed, group("monkey7=monkey:7", 1060, 390)])[0].startswith(
+            "PASS 1,000 keys monkey7 vs fixed10"))
+        slow = memlimit_checks([fixed, group("monkey7=monkey:7", 1040, 390)])
+        self.assertTrue(slow[0].startswith("FAIL"), slow)
+        heavy = memlimit_checks([fixed, group("monkey7=monkey:7", 1100, 410)])
+        self.assertTrue(heavy[0].startswith("FAIL"), heavy)
+        self.assertEqual(checks([fixed], "memlimit"), checks([fixed]))
 
     def test_no_baseline_no_monkey_verdict(self):
         self.assertEqual(monkey_checks(self.results[1:]), [])

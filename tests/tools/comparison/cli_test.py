@@ -37,7 +37,7 @@ class CliTest(unittest.TestCase):
         self.assertEqual(run.returncode, 0, run.stderr)
         for flag in FLAGS:
             self.assertIn(flag, run.stdout)
-        self.assertIn("{deep,default,scale,tdstore}", run.stdout)
+        self.assertIn("{deep,default,memlimit,scale,tdstore}", run.stdout)
         run = compare("--preset=default")
         self.assertEqual(run.returncode, 2)
         self.assertIn("--db_bench is required", run.stderr)

@@ -41,7 +41,10 @@ class FiguresTest(unittest.TestCase):
         l0 = dict(level(0, fpr=0.001, model_fpr=0.002), probes=300)
         l5 = dict(level(5, fpr=0.01, model_fpr=0.01), probes=50)
         last = dict(level(6, fpr=None, model_fpr=None), filter_bytes=0)
-        report = {"lookups": 100, "levels": [l0, l5, last]}
+        # One moved file's filter in an unfiltered level is not a run.
+        stray = dict(level(6, fpr=None, model_fpr=None), entries=1000,
+                     filter_entries=1)
+        report = {"lookups": 100, "levels": [l0, l5, last, stray]}
         figures = run_figures(report)
         self.assertEqual(figures["filtered_runs"], 4)  # 3 files in L0, L5
         self.assertAlmostEqual(figures["runs_probed"], 3.5)

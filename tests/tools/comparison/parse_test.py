@@ -222,6 +222,14 @@ class LevelstatsTest(unittest.TestCase):
                          1452)
         self.assertEqual(parse.parse_levelstats("fillrandom : 1 ops\n"), [])
 
+    def test_tickers_of_the_statistics_dump(self):
+        text = ("STATISTICS:\nrocksdb.block.cache.miss COUNT : 259459\n"
+                "rocksdb.block.cache.data.bytes.insert COUNT : 12\n"
+                "rocksdb.db.get.micros P50 : 1.0 P95 : 2.0 COUNT : 3\n")
+        self.assertEqual(parse.parse_tickers(text), {
+            "rocksdb.block.cache.miss": 259459,
+            "rocksdb.block.cache.data.bytes.insert": 12})
+
 
 if __name__ == "__main__":
     unittest.main()

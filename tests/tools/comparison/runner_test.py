@@ -15,7 +15,7 @@ import textwrap
 import unittest
 
 import testing  # noqa: F401  (the import path)
-from comparison.runner import median_of_rounds, run_comparison
+from comparison.runner import block_loads, median_of_rounds, run_comparison
 from comparison.specs import parse_config, with_builds
 
 # Prints one benchmark line and a histogram per benchmark of --benchmarks,
@@ -164,6 +164,19 @@ class RunnerTest(unittest.TestCase):
                       + os.path.join(self.out, "1000-0-load.log"),
                       str(e.exception.code))
         self.assertIn("Invalid argument: a reason", str(e.exception.code))
+
+    def test_block_loads_per_operation(self):
+        reports = {"insertunique": {
+            "lookups": 100, "block_cache_filter_bytes_insert": 5000,
+            "filter_cache_bytes": 300, "filter_cache_source": "block_cache"}}
+        tickers = {"rocksdb.block.cache.data.bytes.insert": 80000}
+        self.assertEqual(block_loads(reports, tickers, 1000),
+                         {"filter_bytes_per_op": 50,
+                          "data_bytes_per_op": 800,
+                          "filter_cache_share": 0.3})
+        reports["insertunique"]["filter_cache_source"] = "table_readers"
+        self.assertIsNone(block_loads(reports, {}, 1000)["filter_cache_share"])
+        self.assertIsNone(block_loads({}, tickers, 1000))
 
     def test_median_of_rounds(self):
         rounds = [[{"benchmark": "r", "ops_per_sec": v, "p95_micros": None,

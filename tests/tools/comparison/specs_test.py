@@ -74,6 +74,21 @@ class SpecsTest(unittest.TestCase):
         # Fewer L0 files than RocksDB's compaction trigger (4): a quiet tree.
         self.assertLess(specs.DEEP_L0_FILES, 4)
 
+    def test_memlimit_caches_filters_without_direct_reads(self):
+        phases = specs.workload_phases("memlimit", 1000, 400, 4, 4096)
+        measure = phases[1][1]
+        self.assertIn("--benchmarks=insertunique", measure)
+        self.assertIn("--threads=4", measure)
+        self.assertIn("--num=100", measure)  # per thread
+        self.assertIn("--cache_size=4096", measure)
+        self.assertIn("--cache_index_and_filter_blocks=true", measure)
+        # The page cache serves the reads, as in TDStore's test.
+        self.assertNotIn("--use_direct_reads=true", measure)
+        self.assertIn("--use_direct_reads=true",
+                      specs.workload_phases("tdstore", 1000, 400, 1, 1)[1][1])
+        self.assertIn("--target_file_size_base=33554432",
+                      specs.tree_flags("memlimit"))
+
     def test_tree_flags_by_preset(self):
         self.assertIs(specs.tree_flags("default"), specs.TREE_FLAGS)
         deep = specs.tree_flags("deep")
