@@ -4,18 +4,38 @@
 # bloomfilter:10 with optimize_filters_for_hits, ribbonfilter:10, monkey:10,
 # monkey:7) and prints them side by side; results go to results/<timestamp>/.
 #
-#   tools/compare.sh [--preset=default|tdstore|scale|deep] [--config=SPEC ...]
-#                    [--num=N] [--reads=N] [--threads=N] [--keep_db]
+#   tools/compare.sh [--preset=default|tdstore|scale|deep|memlimit]
+#                    [--config=SPEC ...] [--num=N] [--reads=N] [--threads=N]
+#                    [--keep_db] [--release[=VERSION]]
 #                    [--also_db_bench=LABEL=PATH]  (another build, side by side)
 #   tools/compare.sh --help
+#
+# --release runs a Release db_bench instead of the one built against
+# Debian's RocksDB (which has assertions on): tools/build_rocksdb_fork.sh
+# VERSION (default 9.11.2, from Debian's sid source; 10.x and 11.x need
+# ROCKSDB_GIT, see that script), about 30 minutes the first time on 2 cores.
+# Throughput figures (the memlimit preset's) belong to such a build.
 #
 # SPEC is 'LABEL=FILTER_URI [db_bench flags]' or 'FILTER_URI', for example
 #   --config='hits=bloomfilter:10 --optimize_filters_for_hits=true'
 #   --config='id=monkey;bits_per_key=8;last_level_filter=false'
 set -eu
 cd "$(dirname "$0")/.."
+release=
+for arg do
+  shift
+  case "$arg" in
+    --release) release=9.11.2 ;;
+    --release=*) release=${arg#--release=} ;;
+    *) set -- "$@" "$arg" ;;
+  esac
+done
 tools/install_deps.sh
-db_bench=$(tools/build_db_bench.sh build | tail -n 1)
+if [ -n "$release" ]; then
+  db_bench=$(tools/build_rocksdb_fork.sh "$release" | tail -n 1)
+else
+  db_bench=$(tools/build_db_bench.sh build | tail -n 1)
+fi
 [ -x "$db_bench" ] || {
   echo "compare.sh: building db_bench failed (see above)" >&2
   exit 1

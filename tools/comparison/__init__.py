@@ -10,4 +10,6 @@
 #   plots    gnuplot plots
 #   console  progress lines and uptime
 #   cli      the command line (tools/compare.py)
+#   depth    the depth sweep (tools/depth_sweep.py)
+#   frontier the sum FPR-memory frontier (tools/frontier.py)
 # Python's standard library only; plots by gnuplot.

@@ -47,7 +47,7 @@ def parse_args(description):
                     help="tdstore, memlimit: block cache bytes (default "
                          "tdstore 1 MiB: less than the 1.3-1.8 MiB of "
                          "filters and indexes of its 2M-key trees; memlimit "
-                         "512 KiB against about 2.4 MB)")
+                         "1 MiB against 1.3 MB of fixed10's filters)")
     ap.add_argument("--results", default="results",
                     help="parent of the results/<timestamp> directory")
     ap.add_argument("--db_dir", help="where DBs go (default: the results "

@@ -178,7 +178,8 @@ def write_depth(out, points, rows, model):
         "by filtered runs'",
         "set xlabel 'filtered runs above the last level'",
         "set ylabel 'monkey / fixed10'", "set grid", "set key outside right",
-        f"set xrange [0.5:{MODEL_MAX_RUNS + 0.5}]", "set yrange [0:1.3]",
+        f"set xrange [0.5:{MODEL_MAX_RUNS + 0.5}]", "set logscale y",
+        "set yrange [0.1:4]",
         "set xtics 1",
         "plot 'ratio_monkey10.csv' using 1:2 skip 1 with points pt 7 ps 1.5 "
         "lc 1 title 'monkey10 sum FPR', "

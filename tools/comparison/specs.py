@@ -122,13 +122,16 @@ PRESETS = {
     },
     "memlimit": {
         "configs": TDSTORE_CONFIGS[:3], "sizes": [6000000],
-        "reads": 1200000, "tree_flags": MEMLIMIT_TREE_FLAGS,
-        "threads": 4, "cache_size": 512 << 10,
+        "reads": 600000, "tree_flags": MEMLIMIT_TREE_FLAGS,
+        # 1 MiB: 0.8x fixed10's filters (1.3 MB) and 0.5x its filters and
+        # indexes. At 512 KiB, less than two of its 300 KiB filter blocks,
+        # nine in ten filter probes missed for every group and each insert
+        # read 0.49-0.65 MB of filters into the cache (run 20261201-231126).
+        "threads": 4, "cache_size": 1 << 20,
         "about": "insertunique loads 6M keys (32 MiB files), then rounds of "
-                 "1.2M more unique-key inserts by 4 threads, filters and "
-                 "indexes in a CACHE block cache (about a quarter of "
-                 "fixed10's filters and indexes); throughput from a Release "
-                 "db_bench",
+                 "600k more unique-key inserts by 4 threads, filters and "
+                 "indexes in a CACHE block cache (0.8x fixed10's filters); "
+                 "throughput from a Release db_bench (--release)",
     },
     "tdstore": {
         "configs": TDSTORE_CONFIGS, "sizes": [2000000], "reads": 300000,
