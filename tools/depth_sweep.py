@@ -24,18 +24,7 @@ from comparison.depth import (MODEL_MAX_RUNS, model_ratios, ratios,  # noqa
                               run_sweep, table, write_depth)
 from comparison.runner import Runner  # noqa: E402
 from comparison.specs import (DEEP_L0_FILES, DEEP_TREE_FLAGS,  # noqa
-                              PRESETS)
-
-
-def db_dir(stamp, out):
-    """Where the DBs go: tmpfs if there is one, as for the deep preset
-    (specs.py says why), else the results directory."""
-    shm = PRESETS["deep"].get("db_dir")
-    if shm and os.access(shm, os.W_OK):
-        path = os.path.join(shm, f"depth-{stamp}")
-        os.makedirs(path, exist_ok=True)
-        return path
-    return out
+                              db_dir_for)
 
 
 def main():
@@ -63,7 +52,10 @@ def main():
              for n in range(1, MODEL_MAX_RUNS + 1)}
     runner = Runner(args.db_bench,
                     steps=3 * len(sizes) * (2 + 2 * DEEP_L0_FILES))
-    points = run_sweep(runner, sizes, args.reads, out, db_dir(stamp, out))
+    db_dir = db_dir_for("deep", f"depth-{stamp}", out)
+    points = run_sweep(runner, sizes, args.reads, out, db_dir)
+    if db_dir != out:
+        os.rmdir(db_dir)  # each tree's DB is gone after its run
     rows = ratios(points)
     text = table(rows, model)
     log("")

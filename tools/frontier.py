@@ -21,7 +21,7 @@ from comparison.console import log, uptime  # noqa: E402
 from comparison.frontier import (BUDGETS, KINDS, model_curves,  # noqa: E402
                                  run_frontier, summary, write_frontier)
 from comparison.runner import Runner  # noqa: E402
-from comparison.specs import DEEP_TREE_FLAGS, PRESETS  # noqa: E402
+from comparison.specs import DEEP_TREE_FLAGS, PRESETS, db_dir_for  # noqa
 
 
 def main():
@@ -46,10 +46,7 @@ def main():
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
     out = os.path.abspath(os.path.join(args.results, f"frontier-{stamp}"))
     os.makedirs(out, exist_ok=True)
-    shm = PRESETS["deep"]["db_dir"]
-    db_dir = os.path.join(shm, f"frontier-{stamp}") if os.access(
-        shm, os.W_OK) else out
-    os.makedirs(db_dir, exist_ok=True)
+    db_dir = db_dir_for("deep", f"frontier-{stamp}", out)
     log(f"frontier: {', '.join(kinds)} at {', '.join(map(str, budgets))} "
         f"bits/key on {args.num:,} keys; tree flags: "
         + " ".join(DEEP_TREE_FLAGS))

@@ -12,8 +12,8 @@ from comparison.checks import checks
 from comparison.console import log, uptime
 from comparison.outputs import write_outputs
 from comparison.runner import run_comparison
-from comparison.specs import (COMMON_FLAGS, PRESETS, parse_config,
-                              tree_flags, with_builds)
+from comparison.specs import (COMMON_FLAGS, PRESETS, db_dir_for,
+                              parse_config, tree_flags, with_builds)
 from comparison.tables import builds_table, print_table, trees_table
 
 
@@ -101,12 +101,8 @@ def main(description=None):
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
     out = os.path.abspath(os.path.join(args.results, stamp))
     os.makedirs(out, exist_ok=True)
-    db_dir = args.db_dir
-    preset_db_dir = preset.get("db_dir")
-    if not db_dir and preset_db_dir and os.access(preset_db_dir, os.W_OK):
-        db_dir = os.path.join(preset_db_dir, f"compare-{stamp}")
-        os.makedirs(db_dir, exist_ok=True)
-    db_dir = os.path.abspath(db_dir or out)
+    db_dir = os.path.abspath(args.db_dir or db_dir_for(
+        args.preset, f"compare-{stamp}", out))
     meta = {"preset": args.preset, "about": preset["about"],
             "sizes": sizes, "reads": reads, "threads": args.threads,
             "repeat": args.repeat,

@@ -1,6 +1,7 @@
 # What the comparison runs: the presets, the configuration specs given with
 # --config and --also_db_bench, and the db_bench flags of each phase.
 
+import os
 import shlex
 import sys
 
@@ -145,6 +146,17 @@ PRESETS = {
 # WAL into a new L0 file), compact0 (L0 into the next level, as db_bench's
 # benchmark.sh does) and waitforcompaction.
 SETTLE = "flush,compact0,waitforcompaction"
+
+
+def db_dir_for(preset, name, fallback):
+    """Where a run's DBs go: a new directory `name` in the preset's db_dir
+    (tmpfs) when it has a writable one, else `fallback`."""
+    shm = PRESETS[preset].get("db_dir")
+    if not shm or not os.access(shm, os.W_OK):
+        return fallback
+    path = os.path.join(shm, name)
+    os.makedirs(path, exist_ok=True)
+    return path
 
 
 def tree_flags(preset):

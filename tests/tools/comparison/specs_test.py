@@ -2,6 +2,7 @@
 # Tests of tools/comparison/specs.py: configuration specs, --also_db_bench
 # builds, the phases of each preset and the order of the runs.
 
+import os
 import unittest
 
 import testing  # noqa: F401  (the import path)
@@ -88,6 +89,17 @@ class SpecsTest(unittest.TestCase):
                       specs.workload_phases("tdstore", 1000, 400, 1, 1)[1][1])
         self.assertIn("--target_file_size_base=33554432",
                       specs.tree_flags("memlimit"))
+
+    def test_db_dir_for_a_preset(self):
+        self.assertEqual(specs.db_dir_for("default", "x", "/out"), "/out")
+        shm = specs.PRESETS["deep"]["db_dir"]
+        path = specs.db_dir_for("deep", f"specs-test-{os.getpid()}", "/out")
+        if os.access(shm, os.W_OK):
+            self.addCleanup(os.rmdir, path)
+            self.assertEqual(os.path.dirname(path), shm)
+            self.assertTrue(os.path.isdir(path))
+        else:
+            self.assertEqual(path, "/out")
 
     def test_tree_flags_by_preset(self):
         self.assertIs(specs.tree_flags("default"), specs.TREE_FLAGS)
