@@ -4,9 +4,13 @@
 # builds db_stress, ldb and sst_dump with assertions on (db_crashtest.py's
 # whitebox kill points and db_stress's fault injection exist only then), and
 # runs, for each policy string, db_stress itself and the fork's
-# tools/db_crashtest.py in blackbox and whitebox modes. The policy reaches
-# db_stress through an OPTIONS file (--options_file; db_stress has no
-# filter-string flag, and --bloom_bits makes a stock Bloom policy).
+# tools/db_crashtest.py in blackbox and whitebox modes. db_stress has no
+# filter-string flag (--bloom_bits makes a stock Bloom policy), so the policy
+# gets in two ways: plain db_stress runs read it from an OPTIONS file
+# (--options_file, as an engine's OPTIONS file would carry it), and the
+# crash tests pass --filter_uri, a flag tools/stress/add_filter_uri.py adds to
+# the fork's db_stress (an OPTIONS file replaces all of the options the crash
+# test randomizes, the merge operator too, and its runs then fail).
 #
 # After every db_stress run, killed or not, the database's filters are
 # checked (tools/stress/check_filters.py): the OPTIONS file RocksDB wrote
@@ -134,6 +138,8 @@ src=$fork/src
 [ -e "$src/plugin/monkey/monkey.mk" ] ||
   die "$src/plugin/monkey is not this plugin (tools/build_rocksdb_fork.sh links it in)"
 [ -f "$src/tools/db_crashtest.py" ] || die "$src has no tools/db_crashtest.py"
+python3 "$repo/tools/stress/add_filter_uri.py" "$src" >&2 ||
+  die "could not add --filter_uri to $src's db_stress"
 version=$(awk '/^#define ROCKSDB_(MAJOR|MINOR|PATCH) / { v = v sep $3; sep = "." }
                END { print v }' "$src/include/rocksdb/version.h")
 build=${STRESS_BUILD_DIR:-$fork/build-stress}
@@ -216,13 +222,25 @@ options_file() { # SPEC FILE
 EOF
 }
 
-# Flags for every db_stress run: the OPTIONS file, and no SetOptions()
+# Flags for every db_stress run besides the policy: no SetOptions()
 # (db_stress's set_options_one_in swaps the table factory's filter_policy
-# for bloomfilter/ribbonfilter/nullptr strings at random). The rest
-# db_crashtest.py randomizes as usual; db_stress ignores the option flags an
-# OPTIONS file covers.
-common_flags() { # OPTIONS
-  echo "--options_file=$1" --set_options_one_in=0 --max_key=1000000
+# for bloomfilter/ribbonfilter/nullptr strings at random); no
+# optimize_filters_for_hits (RocksDB's own "no filter on the last level",
+# which would override the policy's); dynamic level sizes (what Monkey's
+# plan assumes: the last level is always the last); no partitioned filters
+# (the check reads full filters only); and a key space that grows a tree of
+# several levels in a short run. db_crashtest.py randomizes the rest as
+# usual.
+common_flags() {
+  echo --set_options_one_in=0 --optimize_filters_for_hits=0 \
+    --level_compaction_dynamic_level_bytes=1 --partition_filters=0 \
+    --max_key=1000000 --column_families=2
+}
+# The crash tests' sizes (the OPTIONS file has the same): small memtables,
+# files and base level, so that a short run grows L0, L5 and L6.
+size_flags() {
+  echo --write_buffer_size=262144 --target_file_size_base=262144 \
+    --max_bytes_for_level_base=1048576
 }
 
 failed=0 run_no=0
@@ -249,7 +267,7 @@ for policy in "${policies[@]}"; do
         mkdir -p "$ev"
         first=1
         while [ $(($(date +%s) - t0)) -lt "$duration" ]; do
-          cmd=("$wrapper" $(common_flags "$dir/OPTIONS") "--db=$db"
+          cmd=("$wrapper" "--options_file=$dir/OPTIONS" $(common_flags) "--db=$db"
             "--expected_values_dir=$ev" --destroy_db_initially=$first
             --threads=4 --ops_per_thread=20000 --reopen=5
             --clear_column_family_one_in=0 --progress_reports=1)
@@ -271,12 +289,23 @@ for policy in "${policies[@]}"; do
         # db_crashtest.py's own durations: blackbox kills db_stress every
         # --interval seconds; whitebox lets it kill itself at random kill
         # points for the first half, then runs the other check modes.
+        # 8 threads, not db_stress's 32, on this 2-core machine; and for
+        # whitebox's runs without kills (universal, FIFO, leveled) about a
+        # quarter of the duration's worth of operations each, where its
+        # 200,000 per thread would run for minutes past --duration.
         interval=$((duration / 4))
         [ $interval -ge 5 ] || interval=5
+        # whitebox kills at random kill points with odds 1 in
+        # duration*4000 (its default, 888,887, at about 200 s), so that a
+        # short run has several kills too.
+        size=(--threads=8 $(size_flags))
+        [ "$mode" = blackbox ] || size+=(--ops_per_thread=$((duration * 600))
+          --random_kill_odd=$((duration * 4000)))
         (cd "$dir" && TEST_TMPDIR=$dir/tmp nice -n "$nice_n" python3 \
           "$src/tools/db_crashtest.py" "$mode" --stress_cmd="$wrapper" \
           --duration="$duration" --interval="$interval" --verify_timeout=600 \
-          $(common_flags "$dir/OPTIONS") --progress_reports=1 \
+          "${size[@]}" \
+          "--filter_uri=$policy" $(common_flags) --progress_reports=1 \
           >"$dir/run.log" 2>&1) &
         pid=$!
         while kill -0 "$pid" 2>/dev/null; do

@@ -29,8 +29,16 @@ def main():
     # db_stress's output per invocation: db_crashtest.py prints "stdout:" and
     # the run's output after each; tools/stress.sh does the same.
     runs = text.split("Running db_stress with pid=")[1:]
-    exact_ops = lower_ops = finished = killed = verified = 0
-    for run in runs:
+    inv = []
+    inv_path = os.path.join(log_dir, "invocations.log")
+    if os.path.exists(inv_path):
+        with open(inv_path) as f:
+            inv = [line.split(" ", 3) for line in f]
+    invocations = len(inv)
+    exact_ops = lower_ops = finished = kills = recovered = 0
+    verified = 0
+    killed_before = False
+    for i, run in enumerate(runs):
         m = re.search(r"\(\d+% of (\d+) ops\)", run)
         threads = re.search(r"--threads=(\d+)", run)
         threads = int(threads.group(1)) if threads else 1
@@ -40,36 +48,29 @@ def main():
         else:
             counts = [int(c) for c in re.findall(r"\.\.\. finished (\d+) ops", run)]
             lower_ops += sum(counts[-threads:])
-        verified += len(re.findall(r"Verification successful", run))
-    # Kills: db_crashtest.py's blackbox SIGTERM/SIGKILL of db_stress, and
-    # whitebox runs that killed themselves at a kill point (negative exit).
-    kills = len(re.findall(r"^(TERMINATED|KILLED) \d+", text, re.M))
-    kills += len([c for c in re.findall(r"kill option=\d+, exitcode=(-?\d+)", text)
-                  if int(c) < 0])
-    invocations = 0
-    inv_path = os.path.join(log_dir, "invocations.log")
-    if os.path.exists(inv_path):
-        with open(inv_path) as f:
-            invocations = sum(1 for _ in f)
-    # Crash/recover cycles: kills after which a db_stress run opened the
-    # same database again (not destroying it first) and verified it.
-    recovered = 0
-    if os.path.exists(inv_path):
-        with open(inv_path) as f:
-            inv = [line.split(" ", 3) for line in f]
-        kill_marks = [m.start() for m in re.finditer(
-            r"^(TERMINATED|KILLED) \d+|kill option=\d+, exitcode=-\d+", text, re.M)]
-        starts = [m.start() for m in re.finditer(r"Running db_stress with pid=", text)]
-        for k in kill_marks:
-            nxt = [i for i, s in enumerate(starts) if s > k]
-            if nxt and nxt[0] < len(inv) and inv[nxt[0]][2] == "destroy=0":
-                recovered += 1
-    checks, failed, deepest, best = [], [], 0, None
+        # db_stress's verification against the expected values: at the end
+        # of a run, and at the start of one that reopens a crashed database.
+        recovery = len(re.findall(r"Crash-recovery verification passed", run))
+        verified += len(re.findall(r"Verification successful", run)) + recovery
+        # A crash/recover cycle: the previous run was killed, and this one
+        # opened the same database (no destroy) and verified what survived.
+        destroyed = i < len(inv) and inv[i][2] != "destroy=0"
+        if killed_before and recovery and not destroyed:
+            recovered += 1
+        # Kills: db_crashtest.py's blackbox SIGTERM/SIGKILL of db_stress, and
+        # whitebox runs that killed themselves at a kill point (negative
+        # exit code; the report follows the run's output).
+        killed_before = bool(
+            re.search(r"^(TERMINATED|KILLED) \d+", run, re.M) or
+            re.search(r"kill option=\d+, exitcode=-\d+", run))
+        kills += killed_before
+    checks, reports, failed, deepest, best = [], [], [], 0, None
     for path in sorted(glob.glob(os.path.join(log_dir, "check-*.json")) +
                        glob.glob(os.path.join(log_dir, "final.json"))):
         with open(path) as f:
             report = json.load(f)
         checks.append(path)
+        reports.append(report)
         if report["failures"]:
             failed.append((path, report["failures"]))
         depth = max([len(cf["levels"]) for cf in report["column_families"]] or [0])
@@ -81,28 +82,39 @@ def main():
             with open(path, errors="replace") as f:
                 failed.append((path, [f.read().strip()[-500:]]))
     problems = [p for p, _ in failed]
-    if deepest < 2:
-        problems.append("no check saw a tree of two or more levels")
+    plan_checks = [r for r in reports if r.get("plan_checked")]
+    if plan_checks:
+        # Show the deepest tree whose per-level plan was checked, and the
+        # column families it was checked in.
+        def depth(r):
+            return max(len(cf["levels"]) for cf in r["column_families"]
+                       if cf["name"] in r["plan_checked"])
+        best = max(plan_checks, key=depth)
+        deepest = depth(best)
+    if not plan_checks:
+        problems.append("no check saw a tree deep enough to check the per-level plan")
     if verified == 0:
-        problems.append("no 'Verification successful' in run.log")
+        problems.append("no verification passed in run.log")
     summary = {
         "mode": mode, "policy": policy, "seconds": int(seconds),
         "invocations": invocations, "runs_finished": finished,
         "ops_exact": exact_ops, "ops_lower_bound_killed": lower_ops,
         "kills": kills, "crash_recover_cycles": recovered,
+        "plan_checks": len(plan_checks),
         "verifications": verified, "checks": len(checks),
         "checks_failed": len(failed), "deepest_levels": deepest,
         "levels": [], "problems": problems,
     }
     print("%s, %s: %s s, %d db_stress runs (%d finished), ops %d exact + >= %d "
           "in killed runs, %d kills, %d crash/recover cycles, %d verifications "
-          "passed, %d filter checks (%d failed)"
+          "passed, %d filter checks (%d failed, %d with the per-level plan)"
           % (mode, policy, seconds, invocations, finished, exact_ops, lower_ops,
-             kills, recovered, verified, len(checks), len(failed)))
+             kills, recovered, verified, len(checks), len(failed), len(plan_checks)))
     if best:
         print("  deepest tree checked (%s):" % os.path.basename(best.get("db", "")))
         for cf in best["column_families"]:
-            if len(cf["levels"]) != deepest:
+            if len(cf["levels"]) != deepest or (
+                    best.get("plan_checked") and cf["name"] not in best["plan_checked"]):
                 continue
             cells = ["L%d %.3f" % (r["level"], r["bits_per_key"])
                      + ("" if r["files_with_filter"] == r["files"]
