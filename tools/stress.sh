@@ -197,8 +197,9 @@ summary=$out/summary.txt
 } | tee -a "$summary" >&2
 
 # The OPTIONS file: leveled compaction with dynamic level sizes (Monkey's
-# static plan's assumption, RocksDB's default since 8.4) and small
-# memtables and files, so that a short run grows a tree of several levels.
+# static plan's assumption, RocksDB's default since 8.4) and memtables,
+# files and base level smaller than the crash tests' (plain db_stress writes
+# less per second), so that a short run grows a tree of several levels.
 options_file() { # SPEC FILE
   local spec=$1
   case $spec in *=*) spec="{$spec}" ;; esac
@@ -212,9 +213,9 @@ options_file() { # SPEC FILE
 [CFOptions "default"]
   compaction_style=kCompactionStyleLevel
   level_compaction_dynamic_level_bytes=true
-  write_buffer_size=262144
-  target_file_size_base=262144
-  max_bytes_for_level_base=1048576
+  write_buffer_size=65536
+  target_file_size_base=65536
+  max_bytes_for_level_base=262144
   max_bytes_for_level_multiplier=10
   num_levels=7
 [TableOptions/BlockBasedTable "default"]
@@ -239,8 +240,8 @@ common_flags() {
 # The crash tests' sizes (the OPTIONS file has the same): small memtables,
 # files and base level, so that a short run grows L0, L5 and L6.
 size_flags() {
-  echo --write_buffer_size=262144 --target_file_size_base=262144 \
-    --max_bytes_for_level_base=1048576
+  echo --write_buffer_size=131072 --target_file_size_base=131072 \
+    --max_bytes_for_level_base=524288
 }
 
 failed=0 run_no=0
