@@ -296,9 +296,11 @@ for policy in "${policies[@]}"; do
         # --interval seconds; whitebox lets it kill itself at random kill
         # points for the first half, then runs the other check modes.
         # 8 threads, not db_stress's 32, on this 2-core machine; and for
-        # whitebox's runs without kills (universal, FIFO, leveled) about a
-        # quarter of the duration's worth of operations each, where its
-        # 200,000 per thread would run for minutes past --duration.
+        # whitebox's runs without kills (universal, FIFO, leveled)
+        # duration*20 operations per thread (4,000 for the long run), where
+        # its 200,000 would run far past --duration: here db_stress did a
+        # few hundred operations a second, and with duration*600 one such
+        # run went on until db_crashtest.py's own limit (--duration + 900 s).
         interval=$((duration / 4))
         [ $interval -ge 5 ] || interval=5
         # whitebox kills at random kill points with odds 1 in duration*50
@@ -307,7 +309,7 @@ for policy in "${policies[@]}"; do
         # second on 2 shared cores at nice 19, a whitebox run at 800,000
         # went 400 s without reaching its kill.
         size=(--threads=8 $(size_flags))
-        [ "$mode" = blackbox ] || size+=(--ops_per_thread=$((duration * 600))
+        [ "$mode" = blackbox ] || size+=(--ops_per_thread=$((duration * 20))
           --random_kill_odd=$((duration * 50)))
         (cd "$dir" && TEST_TMPDIR=$dir/tmp nice -n "$nice_n" python3 \
           "$src/tools/db_crashtest.py" "$mode" --stress_cmd="$wrapper" \
