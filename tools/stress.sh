@@ -29,7 +29,8 @@
 #                  three: monkey:7, id=monkey;bits_per_key=10;filter=ribbon
 #                  and id=monkey;bits_per_key=10;last_level_filter=false
 #   --modes=LIST   comma-separated, of db_stress, blackbox, whitebox
-#                  (default all three)
+#                  (default all three); the per-level plan must be checked
+#                  in at least one of each policy's runs
 #   --duration=S   seconds per mode and policy (default 20: the short run,
 #                  9 runs, about 3 minutes plus the checks)
 #   --long         --duration=200: the long run, about 30 minutes
@@ -251,6 +252,7 @@ size_flags() {
 
 failed=0 run_no=0
 for policy in "${policies[@]}"; do
+  policy_dirs=()
   for mode in "${mode_list[@]}"; do
     run_no=$((run_no + 1))
     name=$(printf '%02d-%s-%s' "$run_no" "$mode" "$(printf '%s' "$policy" | tr -c 'A-Za-z0-9.=_-' '_')")
@@ -332,12 +334,23 @@ for policy in "${policies[@]}"; do
       tail -n 30 "$dir/run.log" >&2
     fi
     if ! python3 "$repo/tools/stress/summarize.py" "$dir" "$mode" "$policy" "$secs" \
+      --plan_optional \
       >"$dir/summary.txt" 2>&1 || [ $rc -ne 0 ]; then
       failed=$((failed + 1))
       echo "FAILED: $name (exit $rc)" >>"$dir/summary.txt"
     fi
     tee -a "$summary" <"$dir/summary.txt"
+    policy_dirs+=("$dir")
   done
+  # The per-level plan must have been checked in some run of the policy (a
+  # short blackbox or whitebox run may not grow a tree deep enough).
+  if ! python3 -c 'import json, sys
+sys.exit(0 if any(json.load(open(d + "/summary.json"))["plan_checks"]
+                  for d in sys.argv[1:]) else 1)' "${policy_dirs[@]}"; then
+    failed=$((failed + 1))
+    echo "FAILED: $policy: no run grew a tree deep enough to check the per-level plan" |
+      tee -a "$summary"
+  fi
 done
 say "done in $(elapsed): $run_no runs, $failed failed; summary in $summary"
 [ $failed -eq 0 ]

@@ -189,6 +189,13 @@ if out=$(python3 "$root/tools/stress/summarize.py" "$tmp/sum" blackbox monkey:7 
 fi
 expect_in "summary without checks" "$out" \
   "no check saw a tree deep enough to check the per-level plan"
+# --plan_optional (tools/stress.sh asks it per policy instead): a note.
+if out=$(python3 "$root/tools/stress/summarize.py" "$tmp/sum" blackbox monkey:7 9 --plan_optional); then
+  expect_in "summary, plan optional" "$out" \
+    "(no check saw a tree deep enough to check the per-level plan)"
+else
+  fail "summary with --plan_optional failed: $out"
+fi
 # The same run with its second run destroying the DB first: no cycle.
 printf '1 0 destroy=1 --db=x\n2 0 destroy=1 --db=x\n' >"$tmp/sum/invocations.log"
 out=$(python3 "$root/tools/stress/summarize.py" "$tmp/sum" blackbox monkey:7 9 || true)
