@@ -23,6 +23,7 @@
 #
 # Usage: tools/stress.sh [options] FORK_DIR
 #        tools/stress.sh --check-db=DB --expect=SPEC [--tools=DIR]
+#                        [--plan_min_levels=N]
 #   FORK_DIR       a tools/build_rocksdb_fork.sh work directory
 #                  (build-fork/rocksdb-<version>, with src/plugin/monkey)
 #   --policy=SPEC  a filter policy string to run (repeatable); default the
@@ -40,7 +41,9 @@
 #   --check-db=DB --expect=SPEC
 #                  only check the filters of the closed database DB against
 #                  policy SPEC (with --tools=DIR holding ldb and sst_dump,
-#                  default FORK_DIR's build, else the ones on PATH)
+#                  default FORK_DIR's build, else the ones on PATH), the
+#                  per-level plan checked in column families of N or more
+#                  non-empty levels (default 3; see check_filters.py)
 # Environment:
 #   JOBS=n         parallel compile jobs (default 2)
 #   NICE=n         niceness of builds and runs (default 19)
@@ -64,7 +67,7 @@ usage() {
 }
 
 policies=() modes=db_stress,blackbox,whitebox duration=20 out="" build_only=0
-check_db="" expect="" tools="" fork=""
+check_db="" expect="" tools="" fork="" plan_min_levels=3
 for arg in "$@"; do
   case $arg in
     --policy=*) policies+=("${arg#--policy=}") ;;
@@ -76,6 +79,7 @@ for arg in "$@"; do
     --check-db=*) check_db=${arg#--check-db=} ;;
     --expect=*) expect=${arg#--expect=} ;;
     --tools=*) tools=${arg#--tools=} ;;
+    --plan_min_levels=*) plan_min_levels=${arg#--plan_min_levels=} ;;
     -h | --help) usage ;;
     -*) say "unknown option '$arg'" && usage ;;
     *)
@@ -125,7 +129,7 @@ if [ -n "$check_db" ]; then
   [ -x "$ldb" ] && [ -x "$sst_dump" ] ||
     die "no ldb and sst_dump${tools:+ in $tools} (give --tools=DIR)"
   exec python3 "$checker" --ldb="$ldb" --sst_dump="$sst_dump" \
-    --db="$check_db" --expect="$expect"
+    --db="$check_db" --expect="$expect" --plan_min_levels="$plan_min_levels"
 fi
 [ -z "$expect" ] || die "--expect goes with --check-db"
 

@@ -11,6 +11,7 @@
 #   STRESS_LDB, STRESS_SST_DUMP  the fork's ldb and sst_dump
 #   STRESS_EXPECT     the policy string the database must have been given
 #   STRESS_LOG        directory for invocations.log and check-<n>.{txt,json}
+#   STRESS_PLAN_MIN_LEVELS  check_filters.py's --plan_min_levels (default 3)
 # Nothing goes to stdout or stderr: db_crashtest.py fails a run on any
 # stderr output, and a failed check is left for tools/stress.sh to report
 # (check-failures lists the runs whose check failed).
@@ -35,6 +36,7 @@ if [ -n "$db" ] && [ -f "$db/CURRENT" ]; then
   # tools/stress.sh asks for the per-level plan checked over the whole run.
   if ! python3 "$STRESS_CHECKER" --ldb="$STRESS_LDB" \
     --sst_dump="$STRESS_SST_DUMP" --expect="$STRESS_EXPECT" --allow_young \
+    --plan_min_levels="${STRESS_PLAN_MIN_LEVELS:-3}" \
     --db="$db" --json="$STRESS_LOG/check-$n.json" \
     >"$STRESS_LOG/check-$n.txt" 2>&1; then
     echo "$n" >>"$STRESS_LOG/check-failures"
