@@ -1,0 +1,206 @@
+#!/bin/sh
+# Tests of tools/stress.sh without a fork or db_stress: its argument
+# checks, and its filter check (tools/stress/check_filters.py, through
+# `tools/stress.sh --check-db`) on small trees grown by our grow_tree under
+# Monkey policies and under a stock Bloom policy, read with RocksDB's ldb and
+# sst_dump; the db_stress wrapper (its pre-run check and exec) with a
+# stand-in db_stress; and the run summary's counts on a made-up run log.
+#
+# Usage: stress_test.sh GROW_TREE LDB SST_DUMP
+set -eu
+root=$(cd "$(dirname "$0")/../.." && pwd)
+script=$root/tools/stress.sh
+grow_tree=$1 ldb=$2 sst_dump=$3
+. "$(dirname "$0")/shell_test_lib.sh"
+expect_in() { # what output want...
+  what=$1 out=$2
+  shift 2
+  for want in "$@"; do
+    case $out in *"$want"*) ;; *) fail "$what: output lacks '$want': $out" ;; esac
+  done
+}
+# fails ARGS...: tools/stress.sh must exit non-zero; prints its output.
+fails() {
+  if out=$("$script" "$@" 2>&1); then
+    fail "tools/stress.sh $* succeeded: $out"
+  fi
+  printf '%s' "$out"
+}
+
+# --- Arguments, all refused before anything is built ------------------------
+expect_in "unknown option" "$(fails --bogus)" "unknown option '--bogus'" "Usage:"
+expect_in "bad mode" "$(fails --modes=db_stress,crash "$tmp")" \
+  "unknown mode 'crash'"
+expect_in "bad duration" "$(fails --duration=3m "$tmp")" \
+  "--duration must be a number of seconds, not '3m'"
+expect_in "short duration" "$(fails --duration=2 "$tmp")" "at least 5 seconds"
+expect_in "stock policy" "$(fails --policy=bloomfilter:10 "$tmp")" \
+  "--policy='bloomfilter:10' is not a Monkey policy"
+expect_in "two forks" "$(fails "$tmp" "$tmp/b")" "one FORK_DIR only"
+expect_in "missing fork" "$(fails "$tmp/nonexistent")" \
+  "FORK_DIR '$tmp/nonexistent' does not exist"
+expect_in "fork without src" "$(fails "$tmp")" "has no src/ RocksDB tree"
+expect_in "check without expect" "$(fails --check-db="$tmp")" "needs --expect=SPEC"
+expect_in "expect without check" "$(fails --expect=monkey:7 "$tmp")" \
+  "--expect goes with --check-db"
+
+# --- The filter check on grown trees ----------------------------------------
+# grow NAME URI: a settled tree of 40,000 keys (L0 to L6, dynamic level
+# sizes) under URI in $tmp/NAME: L5 and L6 at least (L4 and L0 in some
+# runs, not all: hence --plan_min_levels=2). The Monkey trees plan from the static shape
+# (shape=static), so that each level's bits per key do not depend on when
+# background flushes and compactions ran: with the live shape, trees this
+# small and fast-loaded can come out with L5 below L6 (seen here: L5 6.72,
+# L6 6.93 bits/key under monkey:7), which the check rightly fails.
+grow() {
+  "$grow_tree" --db="$tmp/$1" --filter_uris="$2" --dynamic_levels=true \
+    --steps=40000 --write_buffer_size=65536 --max_bytes_for_level_base=262144 \
+    --target_file_size_base=65536 --probes=1000 >"$tmp/$1.log" 2>&1 ||
+    fail "grow_tree $2: $(tail -n 5 "$tmp/$1.log")"
+}
+grow m7 'id=monkey;bits_per_key=7;shape=static'
+grow ribbon 'id=monkey;bits_per_key=10;filter=ribbon;shape=static'
+grow nolast 'id=monkey;bits_per_key=10;last_level_filter=false;shape=static'
+grow bloom bloomfilter:10
+check() { # DB SPEC: tools/stress.sh --check-db, output and status
+  "$script" --check-db="$tmp/$1" --expect="$2" --tools="$tmp/tools" \
+    --plan_min_levels=2 2>&1
+}
+mkdir -p "$tmp/tools"
+ln -s "$ldb" "$tmp/tools/ldb"
+ln -s "$sst_dump" "$tmp/tools/sst_dump"
+passes() { # DB SPEC WANT...
+  db=$1 spec=$2
+  shift 2
+  if out=$(check "$db" "$spec"); then
+    expect_in "$db with $spec" "$out" "all checks passed" "$@"
+  else
+    fail "$db with $spec: check failed: $out"
+  fi
+}
+refused() { # DB SPEC WANT...
+  db=$1 spec=$2
+  shift 2
+  if out=$(check "$db" "$spec"); then
+    fail "$db with $spec: check passed: $out"
+  else
+    expect_in "$db with $spec" "$out" "FAILED for $tmp/$db" "$@"
+  fi
+}
+m7='id=monkey;bits_per_key=7;shape=static'
+passes m7 "$m7" "filter_policy={id=monkey;" "bits_per_key=7;" "L6 " "bloom:"
+passes m7 monkey:7
+passes ribbon 'id=monkey;bits_per_key=10;filter=ribbon;shape=static' "ribbon:"
+passes nolast 'id=monkey;bits_per_key=10;last_level_filter=false'
+# The trees' levels as the check prints them: L6, the last, has the fewest
+# bits per key under monkey:7 and (nearly) none with last_level_filter=false.
+out=$(check m7 monkey:7 || true)
+l6=$(printf '%s\n' "$out" | awk '$1 == "L6" { print $6 }')
+l5=$(printf '%s\n' "$out" | awk '$1 == "L5" { print $6 }')
+awk -v a="$l5" -v b="$l6" 'BEGIN { exit !(b > 0 && a > b) }' ||
+  fail "monkey:7: L5 '$l5' and L6 '$l6' bits/key are not L5 > L6 > 0: $out"
+out=$(check nolast 'id=monkey;bits_per_key=10;last_level_filter=false' || true)
+# (A small file moved down whole keeps its filter.)
+printf '%s\n' "$out" | awk '$1 == "L6" && 10 * $3 < $2 { ok = 1 } END { exit !ok }' ||
+  fail "last_level_filter=false: a tenth or more of L6's files have filters: $out"
+
+# What each check catches.
+refused m7 monkey:10 "OPTIONS has bits_per_key=7, expected 10"
+refused ribbon 'id=monkey;bits_per_key=10;filter=bloom' \
+  "OPTIONS has filter=ribbon, expected bloom" "filters are not the kind filter=bloom builds there: " "(ribbon, "
+refused m7 'id=monkey;bits_per_key=7;last_level_filter=false' \
+  "hold 0 of" "not most, with last_level_filter=false"
+refused nolast 'id=monkey;bits_per_key=10' \
+  "files have no filter, but last_level_filter is true"
+refused bloom monkey:7 "not Monkey" \
+  "L6: " "filters were built by another policy than monkey" "(bloomfilter)"
+# A stock Bloom tree whose OPTIONS file claims Monkey (what a policy dropped
+# after the OPTIONS file was written would look like): the files tell.
+cp -r "$tmp/bloom" "$tmp/claims"
+for f in "$tmp"/claims/OPTIONS-*; do
+  sed 's/^\( *filter_policy=\).*/\1{id=monkey;bits_per_key=7;}/' "$f" >"$f.new"
+  mv "$f.new" "$f"
+done
+refused claims monkey:7 "another policy than monkey" "(bloomfilter)"
+# Not a database, a bad SPEC: exit status 2, not a silent pass.
+mkdir -p "$tmp/empty"
+status=0
+out=$(check empty monkey:7) || status=$?
+[ $status = 2 ] || fail "empty directory: exit $status, not 2: $out"
+expect_in "empty directory" "$out" "is not a RocksDB database (no CURRENT)"
+status=0
+out=$(check m7 bloomfilter:10) || status=$?
+[ $status = 2 ] || fail "--expect=bloomfilter:10: exit $status, not 2: $out"
+expect_in "--expect=bloomfilter:10" "$out" "not a Monkey policy"
+
+# --- The db_stress wrapper --------------------------------------------------
+# With echo as db_stress: it logs the run, checks the DB first (here the
+# stock Bloom tree, so the check fails and is listed), then becomes echo,
+# and writes nothing else to stdout or stderr.
+mkdir -p "$tmp/log"
+out=$(STRESS_DB_STRESS=echo STRESS_CHECKER=$root/tools/stress/check_filters.py \
+  STRESS_LDB=$ldb STRESS_SST_DUMP=$sst_dump STRESS_EXPECT=monkey:7 \
+  STRESS_LOG=$tmp/log "$root/tools/stress/db_stress_wrapper.sh" \
+  --db="$tmp/bloom" --destroy_db_initially=1 2>&1) ||
+  fail "wrapper exited non-zero: $out"
+[ "$out" = "--db=$tmp/bloom --destroy_db_initially=1" ] ||
+  fail "wrapper output is not db_stress's (echo's) alone: '$out'"
+[ "$(cat "$tmp/log/check-failures" 2>/dev/null)" = 1 ] ||
+  fail "wrapper: run 1's failed check not listed in check-failures"
+expect_in "wrapper check-1.txt" "$(cat "$tmp/log/check-1.txt")" \
+  "another policy than monkey"
+expect_in "wrapper invocations.log" "$(cat "$tmp/log/invocations.log")" \
+  "1 " "destroy=1 --db=$tmp/bloom"
+out=$(STRESS_DB_STRESS=true STRESS_CHECKER=$root/tools/stress/check_filters.py \
+  STRESS_PLAN_MIN_LEVELS=2 \
+  STRESS_LDB=$ldb STRESS_SST_DUMP=$sst_dump STRESS_EXPECT=monkey:7 \
+  STRESS_LOG=$tmp/log "$root/tools/stress/db_stress_wrapper.sh" \
+  --db="$tmp/m7" 2>&1) || fail "wrapper (m7) exited non-zero: $out"
+[ "$(wc -l <"$tmp/log/check-failures")" -eq 1 ] ||
+  fail "wrapper: run 2 (a Monkey tree) listed as failed"
+[ -f "$tmp/log/check-2.json" ] || fail "wrapper: no check-2.json"
+
+# --- The summary --------------------------------------------------------
+# Run 1 killed (two threads' progress: 3000 and 2500), run 2 reopened the
+# same DB, verified what survived the kill (one crash/recover cycle) and
+# finished with 80000 ops and its own verification.
+mkdir -p "$tmp/sum"
+cp "$tmp/log/check-2.json" "$tmp/sum/check-2.json"
+printf '1 0 destroy=1 --db=x\n2 0 destroy=0 --db=x\n' >"$tmp/sum/invocations.log"
+cat >"$tmp/sum/run.log" <<'EOF'
+Running db_stress with pid=11: db_stress --threads=2 --db=x
+stdout:
+ ... finished 1000 ops ... finished 1000 ops ... finished 2500 ops ... finished 3000 ops
+TERMINATED 11
+Running db_stress with pid=12: db_stress --threads=2 --db=x
+stdout:
+ Crash-recovery verification passed :)
+ Verification successful
+            : Wrote 0.51 MB (0.11 MB/sec) (45% of 80000 ops)
+EOF
+if out=$(python3 "$root/tools/stress/summarize.py" "$tmp/sum" blackbox monkey:7 9); then
+  expect_in "summary" "$out" "2 db_stress runs (1 finished)" "ops 80000 exact + >= 5500" \
+    "1 kills, 1 crash/recover cycles, 2 verifications passed" \
+    "1 filter checks (0 failed, 1 with the per-level plan)" \
+    "L6 "
+else
+  fail "summary of a passing run failed: $out"
+fi
+rm "$tmp/sum/check-2.json"
+if out=$(python3 "$root/tools/stress/summarize.py" "$tmp/sum" blackbox monkey:7 9); then
+  fail "summary without any check of a two-level tree passed: $out"
+fi
+expect_in "summary without checks" "$out" \
+  "no check saw a tree deep enough to check the per-level plan"
+# --plan_optional (tools/stress.sh asks it per policy instead): a note.
+if out=$(python3 "$root/tools/stress/summarize.py" "$tmp/sum" blackbox monkey:7 9 --plan_optional); then
+  expect_in "summary, plan optional" "$out" \
+    "(no check saw a tree deep enough to check the per-level plan)"
+else
+  fail "summary with --plan_optional failed: $out"
+fi
+# The same run with its second run destroying the DB first: no cycle.
+printf '1 0 destroy=1 --db=x\n2 0 destroy=1 --db=x\n' >"$tmp/sum/invocations.log"
+out=$(python3 "$root/tools/stress/summarize.py" "$tmp/sum" blackbox monkey:7 9 || true)
+expect_in "summary, DB destroyed" "$out" "1 kills, 0 crash/recover cycles"
+finish stress_test

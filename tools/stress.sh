@@ -1,0 +1,360 @@
+#!/usr/bin/env bash
+# RocksDB's own stress and crash tests with the Monkey policy in effect: in a
+# fork tree made by tools/build_rocksdb_fork.sh (plugin/monkey linked in),
+# builds db_stress, ldb and sst_dump with assertions on (db_crashtest.py's
+# whitebox kill points and db_stress's fault injection exist only then), and
+# runs, for each policy string, db_stress itself and the fork's
+# tools/db_crashtest.py in blackbox and whitebox modes. db_stress has no
+# filter-string flag (--bloom_bits makes a stock Bloom policy), so the policy
+# gets in two ways: plain db_stress runs read it from an OPTIONS file
+# (--options_file, as an engine's OPTIONS file would carry it), and the
+# crash tests pass --filter_uri, a flag tools/stress/add_filter_uri.py adds to
+# the fork's db_stress (an OPTIONS file replaces all of the options the crash
+# test randomizes, the merge operator too, and its runs then fail).
+#
+# After every db_stress run, killed or not, the database's filters are
+# checked (tools/stress/check_filters.py): the OPTIONS file RocksDB wrote
+# names Monkey with the policy's options, every live SST's filter was built
+# by `monkey` with the kind asked for, and the per-level bits per key follow
+# the plan (every upper level more than the last; with
+# last_level_filter=false, most of the last level without a filter). An
+# unknown id would silently have become no filter, and db_stress would then
+# have used its own --bloom_bits Bloom filter: both fail the check.
+#
+# Usage: tools/stress.sh [options] FORK_DIR
+#        tools/stress.sh --check-db=DB --expect=SPEC [--tools=DIR]
+#                        [--plan_min_levels=N]
+#   FORK_DIR       a tools/build_rocksdb_fork.sh work directory
+#                  (build-fork/rocksdb-<version>, with src/plugin/monkey)
+#   --policy=SPEC  a filter policy string to run (repeatable); default the
+#                  three: monkey:7, id=monkey;bits_per_key=10;filter=ribbon
+#                  and id=monkey;bits_per_key=10;last_level_filter=false
+#   --modes=LIST   comma-separated, of db_stress, blackbox, whitebox
+#                  (default all three); the per-level plan must be checked
+#                  in at least one of each policy's runs
+#   --duration=S   seconds per mode and policy (default 20: the short run,
+#                  9 runs, about 3 minutes plus the checks)
+#   --long         --duration=200: the long run, about 30 minutes
+#   --out=DIR      where logs and results go (default
+#                  FORK_DIR/stress/<date-time>)
+#   --build-only   only build db_stress, ldb and sst_dump
+#   --check-db=DB --expect=SPEC
+#                  only check the filters of the closed database DB against
+#                  policy SPEC (with --tools=DIR holding ldb and sst_dump,
+#                  default FORK_DIR's build, else the ones on PATH), the
+#                  per-level plan checked in column families of N or more
+#                  non-empty levels (default 3; see check_filters.py)
+# Environment:
+#   JOBS=n         parallel compile jobs (default 2)
+#   NICE=n         niceness of builds and runs (default 19)
+#   STRESS_BUILD_DIR=dir  the build (default FORK_DIR/build-stress)
+#
+# Output: progress lines on stderr, one summary block per mode and policy
+# (db_stress runs, operations, kills, crash/recover cycles, verifications,
+# filter checks, the per-level bits per key of the deepest tree checked),
+# and OUT/summary.txt. Exit status 0 when every run and every check passed.
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+me=stress
+say() { printf '%s: %s\n' "$me" "$*" >&2; }
+die() {
+  say "$*"
+  exit 1
+}
+usage() {
+  sed -n '/^# Usage:/,/^# Output:/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2
+  exit 2
+}
+
+policies=() modes=db_stress,blackbox,whitebox duration=20 out="" build_only=0
+check_db="" expect="" tools="" fork="" plan_min_levels=3
+for arg in "$@"; do
+  case $arg in
+    --policy=*) policies+=("${arg#--policy=}") ;;
+    --modes=*) modes=${arg#--modes=} ;;
+    --duration=*) duration=${arg#--duration=} ;;
+    --long) duration=200 ;;
+    --out=*) out=${arg#--out=} ;;
+    --build-only) build_only=1 ;;
+    --check-db=*) check_db=${arg#--check-db=} ;;
+    --expect=*) expect=${arg#--expect=} ;;
+    --tools=*) tools=${arg#--tools=} ;;
+    --plan_min_levels=*) plan_min_levels=${arg#--plan_min_levels=} ;;
+    -h | --help) usage ;;
+    -*) say "unknown option '$arg'" && usage ;;
+    *)
+      [ -z "$fork" ] || die "one FORK_DIR only (got '$fork' and '$arg')"
+      fork=$arg
+      ;;
+  esac
+done
+case $duration in
+  '' | *[!0-9]*) die "--duration must be a number of seconds, not '$duration'" ;;
+esac
+[ "$duration" -ge 5 ] || die "--duration must be at least 5 seconds"
+IFS=, read -r -a mode_list <<<"$modes"
+for m in "${mode_list[@]}"; do
+  case $m in
+    db_stress | blackbox | whitebox) ;;
+    *) die "unknown mode '$m' in --modes (db_stress, blackbox, whitebox)" ;;
+  esac
+done
+[ ${#policies[@]} -gt 0 ] || policies=(
+  "monkey:7"
+  "id=monkey;bits_per_key=10;filter=ribbon"
+  "id=monkey;bits_per_key=10;last_level_filter=false"
+)
+for p in "${policies[@]}"; do
+  case $p in
+    monkey:[0-9]* | id=monkey | id=monkey\;*) ;;
+    *) die "--policy='$p' is not a Monkey policy (monkey:B or id=monkey;...)" ;;
+  esac
+done
+jobs=${JOBS:-2}
+nice_n=${NICE:-19}
+checker=$repo/tools/stress/check_filters.py
+command -v python3 >/dev/null || die "python3 is needed (db_crashtest.py and the checks)"
+
+# --- Check only ------------------------------------------------------------
+if [ -n "$check_db" ]; then
+  [ -n "$expect" ] || die "--check-db needs --expect=SPEC (the policy the DB was given)"
+  if [ -z "$tools" ] && [ -n "$fork" ]; then
+    tools=${STRESS_BUILD_DIR:-$fork/build-stress}/tools
+  fi
+  if [ -n "$tools" ]; then
+    ldb=$tools/ldb sst_dump=$tools/sst_dump
+  else
+    ldb=$(command -v ldb || true) sst_dump=$(command -v sst_dump || true)
+  fi
+  [ -x "$ldb" ] && [ -x "$sst_dump" ] ||
+    die "no ldb and sst_dump${tools:+ in $tools} (give --tools=DIR)"
+  exec python3 "$checker" --ldb="$ldb" --sst_dump="$sst_dump" \
+    --db="$check_db" --expect="$expect" --plan_min_levels="$plan_min_levels"
+fi
+[ -z "$expect" ] || die "--expect goes with --check-db"
+
+# --- Build -----------------------------------------------------------------
+[ -n "$fork" ] || usage
+[ -d "$fork" ] || die "FORK_DIR '$fork' does not exist"
+fork=$(cd "$fork" && pwd)
+src=$fork/src
+[ -f "$src/include/rocksdb/version.h" ] ||
+  die "$fork has no src/ RocksDB tree (make one: tools/build_rocksdb_fork.sh --dry-run VERSION)"
+[ -e "$src/plugin/monkey/monkey.mk" ] ||
+  die "$src/plugin/monkey is not this plugin (tools/build_rocksdb_fork.sh links it in)"
+[ -f "$src/tools/db_crashtest.py" ] || die "$src has no tools/db_crashtest.py"
+python3 "$repo/tools/stress/add_filter_uri.py" "$src" >&2 ||
+  die "could not add --filter_uri to $src's db_stress"
+version=$(awk '/^#define ROCKSDB_(MAJOR|MINOR|PATCH) / { v = v sep $3; sep = "." }
+               END { print v }' "$src/include/rocksdb/version.h")
+build=${STRESS_BUILD_DIR:-$fork/build-stress}
+mkdir -p "$fork/logs"
+start=$(date +%s)
+elapsed() { echo "$(($(date +%s) - start))s"; }
+
+# Like tools/build_rocksdb_fork.sh's Release build, but -O2 without NDEBUG.
+say "RocksDB $version: building db_stress, ldb, sst_dump in $build ($jobs jobs)"
+if [ ! -f "$build/CMakeCache.txt" ]; then
+  nice -n "$nice_n" cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release \
+    "-DCMAKE_CXX_FLAGS_RELEASE=-O2" "-DCMAKE_C_FLAGS_RELEASE=-O2" \
+    -DROCKSDB_PLUGINS=monkey -DPORTABLE=ON -DFAIL_ON_WARNINGS=OFF -DUSE_RTTI=ON \
+    -DWITH_GFLAGS=ON -DWITH_SNAPPY=ON -DWITH_LZ4=ON -DWITH_ZSTD=ON \
+    -DWITH_TESTS=OFF -DWITH_BENCHMARK_TOOLS=OFF -DWITH_CORE_TOOLS=ON \
+    -DWITH_TOOLS=ON -DWITH_TRACE_TOOLS=OFF -DROCKSDB_BUILD_SHARED=OFF \
+    >"$fork/logs/stress-configure.log" 2>&1 ||
+    die "configure failed: see $fork/logs/stress-configure.log"
+fi
+grep -q '^ROCKSDB_PLUGINS:.*=.*monkey' "$build/CMakeCache.txt" ||
+  die "$build was not configured with ROCKSDB_PLUGINS=monkey"
+if grep -rq -- '-DNDEBUG' "$build/CMakeFiles/rocksdb.dir/flags.make" 2>/dev/null; then
+  die "$build compiles with NDEBUG: whitebox kill points and fault injection need assertions on"
+fi
+nice -n "$nice_n" cmake --build "$build" -j"$jobs" --target db_stress ldb sst_dump \
+  >"$fork/logs/stress-build.log" 2>&1 &
+pid=$!
+n=0
+while kill -0 "$pid" 2>/dev/null; do
+  sleep 1
+  n=$((n + 1))
+  if [ $((n % 30)) -eq 0 ]; then
+    pct=$(grep -o '^\[ *[0-9]*%\]' "$fork/logs/stress-build.log" | tail -n 1 || true)
+    say "building, $(elapsed) ${pct:+$pct}"
+  fi
+done
+wait "$pid" || {
+  tail -n 20 "$fork/logs/stress-build.log" >&2
+  die "build failed: see $fork/logs/stress-build.log"
+}
+db_stress=$build/db_stress_tool/db_stress
+ldb=$build/tools/ldb sst_dump=$build/tools/sst_dump
+for tool in "$db_stress" "$ldb" "$sst_dump"; do
+  [ -x "$tool" ] || die "the build made no $tool"
+done
+say "built in $(elapsed): $db_stress"
+[ $build_only = 0 ] || exit 0
+
+# --- Runs ------------------------------------------------------------------
+out=${out:-$fork/stress/$(date +%Y%m%d-%H%M%S)}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+summary=$out/summary.txt
+: >"$summary"
+{
+  echo "RocksDB $version ($src), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "modes: $modes; ${duration}s per mode and policy; policies: ${policies[*]}"
+} | tee -a "$summary" >&2
+
+# The OPTIONS file: leveled compaction with dynamic level sizes (Monkey's
+# static plan's assumption, RocksDB's default since 8.4) and memtables,
+# files and base level smaller than the crash tests' (plain db_stress writes
+# less per second), so that a short run grows a tree of several levels.
+options_file() { # SPEC FILE
+  local spec=$1
+  case $spec in *=*) spec="{$spec}" ;; esac
+  cat >"$2" <<EOF
+[Version]
+  rocksdb_version=$version
+  options_file_version=1.1
+[DBOptions]
+  create_if_missing=true
+  create_missing_column_families=true
+[CFOptions "default"]
+  compaction_style=kCompactionStyleLevel
+  level_compaction_dynamic_level_bytes=true
+  write_buffer_size=65536
+  target_file_size_base=65536
+  max_bytes_for_level_base=262144
+  max_bytes_for_level_multiplier=10
+  num_levels=7
+[TableOptions/BlockBasedTable "default"]
+  filter_policy=$spec
+EOF
+}
+
+# Flags for every db_stress run besides the policy: no SetOptions()
+# (db_stress's set_options_one_in swaps the table factory's filter_policy
+# for bloomfilter/ribbonfilter/nullptr strings at random); no
+# optimize_filters_for_hits (RocksDB's own "no filter on the last level",
+# which would override the policy's); dynamic level sizes (what Monkey's
+# plan assumes: the last level is always the last); no partitioned filters
+# (the check reads full filters only); and a key space that grows a tree of
+# several levels in a short run, and that the final verification of every
+# key stays short (100,000 keys, db_crashtest.py's smaller choice; with
+# 1,000,000, 9.10.0's verification-only run took over 5 minutes at load
+# 7). db_crashtest.py randomizes the rest as usual.
+common_flags() {
+  echo --set_options_one_in=0 --optimize_filters_for_hits=0 \
+    --level_compaction_dynamic_level_bytes=1 --partition_filters=0 \
+    --max_key=100000 --column_families=2
+}
+# The crash tests' sizes (the OPTIONS file has the same): small memtables,
+# files and base level, so that a short run grows L0, L5 and L6.
+size_flags() {
+  echo --write_buffer_size=131072 --target_file_size_base=131072 \
+    --max_bytes_for_level_base=524288
+}
+
+failed=0 run_no=0
+for policy in "${policies[@]}"; do
+  policy_dirs=()
+  for mode in "${mode_list[@]}"; do
+    run_no=$((run_no + 1))
+    name=$(printf '%02d-%s-%s' "$run_no" "$mode" "$(printf '%s' "$policy" | tr -c 'A-Za-z0-9.=_-' '_')")
+    dir=$out/$name
+    mkdir -p "$dir/tmp"
+    options_file "$policy" "$dir/OPTIONS"
+    export STRESS_DB_STRESS=$db_stress STRESS_CHECKER=$checker STRESS_LDB=$ldb \
+      STRESS_SST_DUMP=$sst_dump STRESS_EXPECT=$policy STRESS_LOG=$dir
+    wrapper=$repo/tools/stress/db_stress_wrapper.sh
+    say "[$name] $mode with $policy for ${duration}s (log: $dir/run.log)"
+    t0=$(date +%s)
+    rc=0
+    # shellcheck disable=SC2046  # common_flags is a list of words
+    case $mode in
+      db_stress)
+        # db_stress itself, again and again on one database: each run
+        # verifies the database at its start against the expected values,
+        # reopens it 5 times and verifies it at the end.
+        db=$dir/tmp/db ev=$dir/tmp/expected
+        mkdir -p "$ev"
+        first=1
+        while [ $(($(date +%s) - t0)) -lt "$duration" ]; do
+          cmd=("$wrapper" "--options_file=$dir/OPTIONS" $(common_flags) "--db=$db"
+            "--expected_values_dir=$ev" --destroy_db_initially=$first
+            --threads=4 --ops_per_thread=20000 --reopen=5
+            --clear_column_family_one_in=0 --progress_reports=1)
+          echo "Running db_stress with pid=0: ${cmd[*]}" >>"$dir/run.log"
+          nice -n "$nice_n" "${cmd[@]}" >>"$dir/run.log" 2>&1 || {
+            rc=$?
+            break
+          }
+          first=0
+          say "[$name] $(($(date +%s) - t0))s: $(grep -c 'Verification successful' "$dir/run.log") verifications"
+        done
+        # The database outlives the runs: check its final tree too.
+        if [ -f "$db/CURRENT" ]; then
+          python3 "$checker" --ldb="$ldb" --sst_dump="$sst_dump" --expect="$policy" \
+            --db="$db" --json="$dir/final.json" >"$dir/final.txt" 2>&1 || rc=1
+        fi
+        ;;
+      blackbox | whitebox)
+        # db_crashtest.py's own durations: blackbox kills db_stress every
+        # --interval seconds; whitebox lets it kill itself at random kill
+        # points for the first half, then runs the other check modes.
+        # 8 threads, not db_stress's 32, on this 2-core machine; and for
+        # whitebox's runs without kills (universal, FIFO, leveled)
+        # duration*20 operations per thread (4,000 for the long run), where
+        # its 200,000 would run far past --duration: here db_stress did a
+        # few hundred operations a second, and with duration*600 one such
+        # run went on until db_crashtest.py's own limit (--duration + 900 s).
+        interval=$((duration / 4))
+        [ $interval -ge 5 ] || interval=5
+        # whitebox kills at random kill points with odds 1 in duration*50
+        # (10,000 for the long run), not its default 888,887: that assumes
+        # db_stress's usual speed, and here, at a few hundred operations a
+        # second on 2 shared cores at nice 19, a whitebox run at 800,000
+        # went 400 s without reaching its kill.
+        size=(--threads=8 $(size_flags))
+        [ "$mode" = blackbox ] || size+=(--ops_per_thread=$((duration * 20))
+          --random_kill_odd=$((duration * 50)))
+        (cd "$dir" && TEST_TMPDIR=$dir/tmp nice -n "$nice_n" python3 \
+          "$src/tools/db_crashtest.py" "$mode" --stress_cmd="$wrapper" \
+          --duration="$duration" --interval="$interval" --verify_timeout=600 \
+          "${size[@]}" \
+          "--filter_uri=$policy" $(common_flags) --progress_reports=1 \
+          >"$dir/run.log" 2>&1) &
+        pid=$!
+        while kill -0 "$pid" 2>/dev/null; do
+          sleep 15
+          kill -0 "$pid" 2>/dev/null || break
+          say "[$name] $(($(date +%s) - t0))s: $(wc -l <"$dir/invocations.log" 2>/dev/null || echo 0) db_stress runs"
+        done
+        wait "$pid" || rc=$?
+        ;;
+    esac
+    secs=$(($(date +%s) - t0))
+    if [ $rc -ne 0 ]; then
+      say "[$name] FAILED (exit $rc); last lines of $dir/run.log:"
+      tail -n 30 "$dir/run.log" >&2
+    fi
+    if ! python3 "$repo/tools/stress/summarize.py" "$dir" "$mode" "$policy" "$secs" \
+      --plan_optional \
+      >"$dir/summary.txt" 2>&1 || [ $rc -ne 0 ]; then
+      failed=$((failed + 1))
+      echo "FAILED: $name (exit $rc)" >>"$dir/summary.txt"
+    fi
+    tee -a "$summary" <"$dir/summary.txt"
+    policy_dirs+=("$dir")
+  done
+  # The per-level plan must have been checked in some run of the policy (a
+  # short blackbox or whitebox run may not grow a tree deep enough).
+  if ! python3 -c 'import json, sys
+sys.exit(0 if any(json.load(open(d + "/summary.json"))["plan_checks"]
+                  for d in sys.argv[1:]) else 1)' "${policy_dirs[@]}"; then
+    failed=$((failed + 1))
+    echo "FAILED: $policy: no run grew a tree deep enough to check the per-level plan" |
+      tee -a "$summary"
+  fi
+done
+say "done in $(elapsed): $run_no runs, $failed failed; summary in $summary"
+[ $failed -eq 0 ]
