@@ -52,9 +52,9 @@ DEEP_CONFIGS = TDSTORE_CONFIGS[:3] + ["bloomfilter:10", "monkey:10"]
 # sizing, with the memtable, the base level and the files shrunk so that
 # 1.2M keys (about 90 MB in L6) make L3, L4 and L5 above L6 -- dynamic
 # sizing opens L3 once L6 passes 1000x a tenth of the base level, 52 MB, and
-# L2 past 520 MB. Files of 64 KiB keep a few dozen in L4, so that absent
+# L2 past 520 MB. Files of 64 KiB keep 12-17 of them in L4, so that absent
 # keys reach most of it (measured: L3 0.73-0.84, L4 0.65-0.73, L5 0.9 of
-# absent keys probe them); 32 KiB files reached no further and gave every
+# absent keys probe them); 32 KiB files reached about as far and gave every
 # filter 10-15% of cache-line rounding (bloomfilter:10 at 11.3 bits/key).
 # Write throttling scaled to the tree as RocksDB's defaults are to a
 # production one (64 GiB pending compaction bytes over a 256 MiB base):
@@ -76,12 +76,13 @@ DEEP_TREE_FLAGS = [
 ]
 # TDStore's resource-limited test on 2 cores: filters and indexes in a block
 # cache smaller than fixed10's filters, SST files of 32 MiB so that each
-# file's whole filter block is hundreds of KiB (270 KiB at 10 bits/key, as
-# in production), and 16 KiB data blocks so that the indexes (0.7 MB) stay
-# smaller than the filters (1.7 MB), as TDStore's filters held 82% of its
-# cache; with 4 KiB blocks the indexes were 2.8 MB. 6M keys make L5 (4
-# files) over L6 (21); the measurement's inserts keep adding L0 files and
-# compactions. Reads go through the page cache, as TDStore's likely did.
+# file's whole filter block is hundreds of KiB (about 300 KiB at 10
+# bits/key, as in production), and 16 KiB data blocks so that the indexes
+# (0.75-0.8 MB) stay smaller than the filters (1.3-1.7 MB), as TDStore's
+# filters held 82% of its cache; with 4 KiB blocks the indexes were 2.8 MB.
+# 6M keys make L5 (4 files) over L6 (21); the measurement's inserts keep
+# adding L0 files and compactions. Reads go through the page cache, as
+# TDStore's likely did.
 MEMLIMIT_TREE_FLAGS = [
     "--key_size=16", "--value_size=100", "--write_buffer_size=33554432",
     "--max_bytes_for_level_base=134217728",
@@ -113,9 +114,10 @@ PRESETS = {
         "configs": DEEP_CONFIGS, "sizes": [1200000], "reads": 200000,
         "tree_flags": DEEP_TREE_FLAGS,
         # Its 15k-30k files of 64 KiB each get an fdatasync when written: on
-        # this machine's disk that, not compaction, set the pace (a load took
-        # 4-5 minutes, 47 s in memory). Its DBs (about 100 MB each) go to
-        # tmpfs, the way a production disk keeps up with 64 MiB files.
+        # this machine's disk that, not compaction, set the pace (a 2.5M-key
+        # load with a 1 MiB base took 5 min 20 s; 1.2M keys here, in memory,
+        # 23 s with Bloom and 69 s with Monkey). Its DBs (about 100 MB each)
+        # go to tmpfs, the way a production disk keeps up with 64 MiB files.
         "db_dir": "/dev/shm",
         "about": "fillrandom 1.2M keys into a tree of L0 (3 files), L3, L4, "
                  "L5 and L6 (T = 10, 128 KiB memtable, 512 KiB base level, "
