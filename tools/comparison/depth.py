@@ -93,9 +93,9 @@ def run_sweep(runner, sizes, reads, out, db_dir, configs=None):
                     what += f" ({added} L0 files added)"
                 if name == "measure":
                     flags = flags + [f"--reads={reads}"]
+                ops = {"measure": reads, "l0 file": DEEP_L0_FILE_KEYS}
                 text, _, _ = runner.run_db_bench(
-                    what, base + flags, log_path,
-                    reads if name == "measure" else num)
+                    what, base + flags, log_path, ops.get(name, num))
                 if name != "measure":
                     continue
                 benchmarks, reports, plan = parse_output(text)
