@@ -3,12 +3,20 @@
 # ratios to fixed10 step by step, the table, and the model's prediction
 # (from monkey_plan, when ctest passes it in MONKEY_PLAN).
 
+import contextlib
+import io
+import json
 import os
+import shutil
+import sys
+import tempfile
 import unittest
 
 import testing  # noqa: F401  (the import path)
 from comparison import depth
-from comparison.specs import DEEP_L0_FILES
+from comparison.runner import Runner
+from comparison.specs import DEEP_L0_FILES, parse_config
+from runner_test import FAKE_DB_BENCH
 
 
 def point(label, num, added, runs, sum_fpr, filter_bytes):
@@ -42,6 +50,30 @@ class DepthTest(unittest.TestCase):
         self.assertIn("0.400", text.splitlines()[1])
         self.assertIn("0.500", text.splitlines()[1])
         self.assertTrue(text.splitlines()[2].split()[5] == "-")
+
+    def test_a_sweep_measures_every_step_of_every_tree(self):
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, tmp)
+        fake = os.path.join(tmp, "db_bench")
+        with open(fake, "w") as f:
+            f.write(FAKE_DB_BENCH.format(python=sys.executable))
+        os.chmod(fake, 0o755)
+        with contextlib.redirect_stdout(io.StringIO()):
+            points = depth.run_sweep(Runner(fake), [100, 200], 50, tmp, tmp,
+                                     [parse_config("monkey:7")])
+        self.assertEqual([(p["num"], p["l0_files_added"]) for p in points],
+                         [(n, k) for n in (100, 200)
+                          for k in range(DEEP_L0_FILES + 1)])
+        with open(os.path.join(tmp, "calls.jsonl")) as f:
+            calls = [json.loads(line) for line in f]
+        self.assertEqual(len(calls), 2 * (2 + 2 * DEEP_L0_FILES))
+        self.assertIn("--filter_uri=monkey:7", calls[0])
+        self.assertIn("--reads=50", calls[1])
+        # The DBs are gone; the logs stay.
+        self.assertFalse(os.path.exists(os.path.join(tmp,
+                                                     "depth-100-monkey:7")))
+        self.assertTrue(os.path.exists(os.path.join(
+            tmp, "200-monkey:7-measure-3.log")))
 
     @unittest.skipUnless(os.environ.get("MONKEY_PLAN"), "needs MONKEY_PLAN")
     def test_the_model_gains_with_depth(self):
