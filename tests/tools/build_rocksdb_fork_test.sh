@@ -9,13 +9,6 @@
 set -eu
 script=$(cd "$(dirname "$0")/../.." && pwd)/tools/build_rocksdb_fork.sh
 . "$(dirname "$0")/shell_test_lib.sh"
-expect_in() { # what output want...
-  what=$1 out=$2
-  shift 2
-  for want in "$@"; do
-    case $out in *"$want"*) ;; *) fail "$what: output lacks '$want': $out" ;; esac
-  done
-}
 
 # The repository: 1.2.3 (tag v1.2.3), then 2.0.0 (tag v2.0.0, HEAD).
 repo=$tmp/rocksdb

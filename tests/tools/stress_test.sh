@@ -12,13 +12,6 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 script=$root/tools/stress.sh
 grow_tree=$1 ldb=$2 sst_dump=$3
 . "$(dirname "$0")/shell_test_lib.sh"
-expect_in() { # what output want...
-  what=$1 out=$2
-  shift 2
-  for want in "$@"; do
-    case $out in *"$want"*) ;; *) fail "$what: output lacks '$want': $out" ;; esac
-  done
-}
 # fails ARGS...: tools/stress.sh must exit non-zero; prints its output.
 fails() {
   if out=$("$script" "$@" 2>&1); then
