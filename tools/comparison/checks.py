@@ -33,6 +33,13 @@ def instrument_checks(results):
     return out
 
 
+def summaries_by_size(results):
+    """(size, {label: summarize(result)}) for every size, smallest first."""
+    for num in sorted({r["num"] for r in results}):
+        yield num, {r["config"]["label"]: summarize(r) for r in results
+                    if r["num"] == num}
+
+
 def monkey_checks(results):
     """monkey:10 (and variants labelled "monkey:10/...") must have a lower
     sum FPR than bloomfilter:10 in at most 1.05x its bytes; monkey:7 (and
@@ -40,9 +47,7 @@ def monkey_checks(results):
     ("monkey10/memory") at most 1.05x its sum FPR (what the 200k absent
     lookups measure to) in fewer bytes."""
     out = []
-    for num in sorted({r["num"] for r in results}):
-        by = {r["config"]["label"]: summarize(r) for r in results
-              if r["num"] == num}
+    for num, by in summaries_by_size(results):
         base = by.get("bloomfilter:10")
         if not base or base["sum_fpr"] is None:
             continue
@@ -89,9 +94,7 @@ def deep_checks(results):
     filtered runs, then monkey10 and monkey7 (sum FPR over runs: every L0
     file once, every other filtered level once)."""
     out = []
-    for num in sorted({r["num"] for r in results}):
-        by = {r["config"]["label"]: summarize(r) for r in results
-              if r["num"] == num}
+    for num, by in summaries_by_size(results):
         base = by.get("fixed10")
         if not base or base["sum_fpr_runs"] is None:
             continue
@@ -134,9 +137,7 @@ MEMLIMIT_FILTER_LOADS = 0.80
 def memlimit_checks(results):
     """monkey7 against fixed10 under the memlimit preset, per size."""
     out = []
-    for num in sorted({r["num"] for r in results}):
-        by = {r["config"]["label"]: summarize(r) for r in results
-              if r["num"] == num}
+    for num, by in summaries_by_size(results):
         base, m = by.get("fixed10"), by.get("monkey7")
         key = "insertunique_ops_per_sec"
         if not base or not m or not base.get(key) or not m.get(key) or \

@@ -10,13 +10,13 @@
 
 import csv
 import os
-import re
 import shutil
 import subprocess
 
 from comparison.console import log
 from comparison.figures import summarize
-from comparison.parse import parse_levelstats, parse_output
+from comparison.parse import parse_levelstats, parse_output, plan_sums
+from comparison.plots import run_gnuplot
 from comparison.specs import (COMMON_FLAGS, DEEP_L0_FILE_KEYS, DEEP_L0_FILES,
                               DEEP_TREE_FLAGS, SETTLE, TDSTORE_CONFIGS,
                               parse_config)
@@ -30,8 +30,6 @@ BASE = "fixed10"
 TDSTORE_RATIOS = {"monkey10": {"sum_fpr": 1.4 / 7.728, "bytes": 15.8 / 15.1},
                   "monkey7": {"sum_fpr": 5.32 / 7.728, "bytes": 11.1 / 15.1}}
 MODEL_MAX_RUNS = 10
-SUM_LINE_RE = re.compile(r"^avg bits/key, sum FPR \|\s*([\d.]+)\s+([\d.]+)% "
-                         r"\|\s*([\d.]+)\s+([\d.]+)%")
 
 
 def steps(num):
@@ -59,11 +57,10 @@ def model_ratios(monkey_plan, runs):
             [monkey_plan, f"--bits_per_key={bits}", "--size_ratio=10",
              f"--num_levels={runs + 1}", "--last_level_filter=false"],
             check=True, capture_output=True, text=True).stdout
-        for line in text.splitlines():
-            m = SUM_LINE_RE.match(line)
-            if m:
-                return float(m.group(2)) / 100, float(m.group(4)) / 100
-        raise RuntimeError(f"{monkey_plan}: no sum FPR line in:\n{text}")
+        sums = plan_sums(text)
+        if sums is None:
+            raise RuntimeError(f"{monkey_plan}: no sum FPR line in:\n{text}")
+        return sums[1], sums[3]
     monkey10, uniform10 = sums(10)
     monkey7, _ = sums(7)
     return {"monkey10": monkey10 / uniform10, "monkey7": monkey7 / uniform10}
@@ -202,9 +199,4 @@ def write_depth(out, points, rows, model):
         f"{t['monkey7']['bytes']:.4f} with lines lc 2 dt 3 "
         "title 'TDStore monkey7 bytes'",
     ]
-    with open(os.path.join(out, "ratio_vs_runs.gnuplot"), "w") as f:
-        f.write("\n".join(script) + "\n")
-    res = subprocess.run(["gnuplot", "ratio_vs_runs.gnuplot"], cwd=out,
-                         capture_output=True, text=True)
-    if res.returncode != 0:
-        log("depth_sweep: gnuplot failed:\n" + res.stderr)
+    run_gnuplot(out, "ratio_vs_runs.gnuplot", script, "depth_sweep")

@@ -26,22 +26,27 @@ def main_report(result):
     return None
 
 
+def filtered_levels(report):
+    """(level, runs) for each level of a report that counts as filtered
+    runs: every L0 file one run, every other level one. A level counts where
+    most of its keys have filters: a file built elsewhere and moved keeps
+    its filter (a one-key file with a 69-byte filter sat in the deep
+    preset's unfiltered L6)."""
+    for l in report.get("levels", []):
+        if l.get("filter_bytes") and l.get("files") and \
+                2 * l.get("filter_entries", 0) >= l.get("entries", 0):
+            yield l, (l["files"] if l["level"] == 0 else 1)
+
+
 def run_figures(report):
-    """Sigma FPR counted by runs, as Monkey plans and TDStore reports it:
-    every L0 file one run, every other level with filters one. Returns
-    filtered_runs (how many runs have filters), runs_probed (filter probes
-    per lookup: the runs an absent key reaches), sum_fpr_runs (each run's
-    measured FPR once: a level's FPR times its runs) and its model."""
+    """Sigma FPR counted by runs, as Monkey plans and TDStore reports it
+    (the runs of filtered_levels). Returns filtered_runs (how many runs have
+    filters), runs_probed (filter probes per lookup: the runs an absent key
+    reaches), sum_fpr_runs (each run's measured FPR once: a level's FPR
+    times its runs) and its model."""
     runs = probed = measured = model = 0.0
     lookups = report.get("lookups") or 0
-    for l in report.get("levels", []):
-        # A level counts where most of its keys have filters: a file built
-        # elsewhere and moved keeps its filter (a one-key file with a 69-byte
-        # filter sat in the deep preset's unfiltered L6).
-        if not l.get("filter_bytes") or not l.get("files") or \
-                2 * l.get("filter_entries", 0) < l.get("entries", 0):
-            continue
-        n = l["files"] if l["level"] == 0 else 1
+    for l, n in filtered_levels(report):
         runs += n
         if lookups:
             probed += l["probes"] / lookups

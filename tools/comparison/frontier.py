@@ -13,13 +13,13 @@
 import csv
 import math
 import os
-import re
 import shutil
 import subprocess
 
 from comparison.console import log
-from comparison.figures import summarize
-from comparison.parse import parse_levelstats, parse_output
+from comparison.figures import filtered_levels, summarize
+from comparison.parse import parse_levelstats, parse_output, plan_sums
+from comparison.plots import run_gnuplot
 from comparison.specs import COMMON_FLAGS, DEEP_TREE_FLAGS, workload_phases
 
 KINDS = {
@@ -30,18 +30,14 @@ KINDS = {
 }
 BUDGETS = [3, 5, 7, 10, 13, 16]
 TARGETS = [0.01, 0.02, 0.05]
-SUM_LINE_RE = re.compile(r"^avg bits/key, sum FPR \|\s*([\d.]+)\s+([\d.]+)% "
-                         r"\|\s*([\d.]+)\s+([\d.]+)%")
 
 
 def run_shares(report):
-    """The key share of every filtered run of a report: each L0 file (its
-    level's keys split evenly) and each other level."""
+    """The key share of every filtered run of a report (figures'
+    filtered_levels): each L0 file, its level's keys split evenly, and each
+    other level."""
     runs = []
-    for l in report.get("levels", []):
-        if not l.get("filter_bytes") or not l.get("files"):
-            continue
-        n = l["files"] if l["level"] == 0 else 1
+    for l, n in filtered_levels(report):
         runs += [l["entries"] / n] * n
     total = sum(runs)
     return [r / total for r in runs if r > 0] if total else []
@@ -121,13 +117,10 @@ def model_curves(monkey_plan, keys, budgets):
                 [monkey_plan, f"--bits_per_key={b}", "--size_ratio=10",
                  "--num_levels=7", f"--model={model}"],
                 check=True, capture_output=True, text=True).stdout
-            m = next(SUM_LINE_RE.match(l) for l in text.splitlines()
-                     if SUM_LINE_RE.match(l))
+            m_bits, m_fpr, u_bits, u_fpr = plan_sums(text)
             monkey = "monkey" if model == "bloom" else "monkey-ribbon"
-            out.append((monkey, float(m.group(1)) * keys / 8,
-                        float(m.group(2)) / 100))
-            out.append((model, float(m.group(3)) * keys / 8,
-                        float(m.group(4)) / 100))
+            out.append((monkey, m_bits * keys / 8, m_fpr))
+            out.append((model, u_bits * keys / 8, u_fpr))
     return out
 
 
@@ -192,9 +185,4 @@ def write_frontier(out, points, model):
         "set logscale y", "set grid", "set key outside right",
         "plot " + ", ".join(plots),
     ]
-    with open(os.path.join(out, "frontier.gnuplot"), "w") as f:
-        f.write("\n".join(script) + "\n")
-    res = subprocess.run(["gnuplot", "frontier.gnuplot"], cwd=out,
-                         capture_output=True, text=True)
-    if res.returncode != 0:
-        log("frontier: gnuplot failed:\n" + res.stderr)
+    run_gnuplot(out, "frontier.gnuplot", script, "frontier")

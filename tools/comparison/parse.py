@@ -192,6 +192,23 @@ def parse_tickers(text):
     return tickers
 
 
+# FormatPlanTable's last line: Monkey's and then uniform's bits/key and sum
+# FPR ("avg bits/key, sum FPR |    10.000   1.40114% |    10.000   5.79885%").
+PLAN_SUMS_RE = re.compile(r"^avg bits/key, sum FPR \|\s*([\d.]+)\s+([\d.]+)% "
+                          r"\|\s*([\d.]+)\s+([\d.]+)%")
+
+
+def plan_sums(text):
+    """(Monkey's bits/key, its sum FPR, uniform's bits/key, its sum FPR)
+    from monkey_plan's table, FPRs as fractions; None without the line."""
+    for line in lines_of(text):
+        m = PLAN_SUMS_RE.match(line)
+        if m:
+            return (float(m.group(1)), float(m.group(2)) / 100,
+                    float(m.group(3)), float(m.group(4)) / 100)
+    return None
+
+
 def parse_output(text):
     """Benchmarks (ops/s, P95), filter reports and the Monkey plan."""
     lines = lines_of(text)

@@ -122,6 +122,17 @@ def gnuplot_script(sizes, series, has_points, by_keys):
     return script
 
 
+def run_gnuplot(out, name, script, who):
+    """Writes `script` (lines) to out/name and runs gnuplot on it in `out`,
+    logging as `who` why there is no plot when it fails."""
+    with open(os.path.join(out, name), "w") as f:
+        f.write("\n".join(script) + "\n")
+    res = subprocess.run(["gnuplot", name], cwd=out, capture_output=True,
+                         text=True)
+    if res.returncode != 0:
+        log(f"{who}: gnuplot failed:\n" + res.stderr)
+
+
 def plot(out, results, level_csv):
     """Per-level bits/key and FPR, and sum FPR against filter memory."""
     if shutil.which("gnuplot") is None:
@@ -133,9 +144,4 @@ def plot(out, results, level_csv):
     if script is None:
         log("compare: no filter measured; no plots")
         return
-    with open(os.path.join(out, "plots.gnuplot"), "w") as f:
-        f.write("\n".join(script) + "\n")
-    res = subprocess.run(["gnuplot", "plots.gnuplot"], cwd=out,
-                         capture_output=True, text=True)
-    if res.returncode != 0:
-        log("compare: gnuplot failed:\n" + res.stderr)
+    run_gnuplot(out, "plots.gnuplot", script, "compare")

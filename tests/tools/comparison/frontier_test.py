@@ -13,9 +13,15 @@ from comparison import frontier
 class FrontierTest(unittest.TestCase):
     def test_shares_count_every_l0_file(self):
         report = {"levels": [
-            {"level": 0, "files": 2, "entries": 20, "filter_bytes": 9},
-            {"level": 5, "files": 9, "entries": 160, "filter_bytes": 90},
-            {"level": 6, "files": 90, "entries": 800, "filter_bytes": 0}]}
+            {"level": 0, "files": 2, "entries": 20, "filter_bytes": 9,
+             "filter_entries": 20},
+            {"level": 5, "files": 9, "entries": 160, "filter_bytes": 90,
+             "filter_entries": 160},
+            {"level": 6, "files": 90, "entries": 800, "filter_bytes": 0,
+             "filter_entries": 0},
+            # One moved file's filter in an unfiltered level is not a run.
+            {"level": 6, "files": 90, "entries": 800, "filter_bytes": 69,
+             "filter_entries": 1}]}
         self.assertEqual(frontier.run_shares(report), [1 / 18, 1 / 18,
                                                        16 / 18])
 

@@ -66,6 +66,15 @@ class PlanTest(unittest.TestCase):
         self.assertIn("uniform", self.tool)
         self.assertEqual(self.plan(self.tool), self.plan(self.static))
 
+    def test_plan_sums_of_monkey_plans_table(self):
+        monkey_bits, monkey_fpr, uniform_bits, uniform_fpr = parse.plan_sums(
+            self.tool)
+        self.assertAlmostEqual(monkey_bits, 10, delta=0.001)
+        self.assertEqual(uniform_bits, 10)
+        self.assertAlmostEqual(monkey_fpr, printed_sum_fpr(self.tool))
+        self.assertLess(monkey_fpr, uniform_fpr)
+        self.assertIsNone(parse.plan_sums("no table here"))
+
     def test_live_plan_rows_with_fractional_runs(self):
         # L0's runs, weighted by its share, print as "9.999e-05".
         self.assertIn("live shape", self.live)
