@@ -18,8 +18,8 @@ from comparison.figures import summarize
 from comparison.parse import parse_levelstats, parse_output, plan_sums
 from comparison.plots import run_gnuplot
 from comparison.specs import (COMMON_FLAGS, DEEP_L0_FILE_KEYS, DEEP_L0_FILES,
-                              DEEP_TREE_FLAGS, SETTLE, TDSTORE_CONFIGS,
-                              parse_config)
+                              DEEP_TREE_FLAGS, TDSTORE_CONFIGS, deep_l0_files,
+                              parse_config, workload_phases)
 
 # TDStore's groups (fixed10, monkey10, monkey7: no last-level filter).
 CONFIGS = TDSTORE_CONFIGS[:3]
@@ -32,19 +32,16 @@ TDSTORE_RATIOS = {"monkey10": {"sum_fpr": 1.4 / 7.728, "bytes": 15.8 / 15.1},
 MODEL_MAX_RUNS = 10
 
 
-def steps(num):
-    """The db_bench phases one tree goes through: (name, flags) in order,
-    every measure named 'measure'."""
-    load = [f"--benchmarks=fillrandom,{SETTLE}", f"--num={num}",
-            "--threads=1"]
-    measure = ["--benchmarks=readmissing,levelstats", "--use_existing_db=1",
-               f"--num={num}"]
-    l0_file = ["--benchmarks=overwrite,flush", "--use_existing_db=1",
-               f"--num={num}", f"--writes={DEEP_L0_FILE_KEYS}",
-               "--threads=1"]
-    out = [("load", load), ("measure", measure)]
+def steps(num, reads):
+    """The db_bench phases one tree goes through: the deep preset's load,
+    then its measurement after it and after each L0 file; (name, flags) in
+    order, every measure named 'measure'."""
+    phases = dict((p, flags) for p, flags, _ in
+                  workload_phases("deep", num, reads, 1, 0))
+    out = [("load", phases["load"]), ("measure", phases["measure"])]
     for _ in range(DEEP_L0_FILES):
-        out += [("l0 file", l0_file), ("measure", measure)]
+        out += [("l0 file", deep_l0_files(num, 1)),
+                ("measure", phases["measure"])]
     return out
 
 
@@ -79,7 +76,7 @@ def run_sweep(runner, sizes, reads, out, db_dir, configs=None):
             base = ([f"--db={db}"] + DEEP_TREE_FLAGS + COMMON_FLAGS + filt
                     + config["flags"])
             added = 0
-            for name, flags in steps(num):
+            for name, flags in steps(num, reads):
                 if name == "l0 file":
                     added += 1
                 log_path = os.path.join(
@@ -88,8 +85,6 @@ def run_sweep(runner, sizes, reads, out, db_dir, configs=None):
                 what = f"{num:,} keys, {config['label']}: {name}"
                 if name != "load":
                     what += f" ({added} L0 files added)"
-                if name == "measure":
-                    flags = flags + [f"--reads={reads}"]
                 ops = {"measure": reads, "l0 file": DEEP_L0_FILE_KEYS}
                 text, _, _ = runner.run_db_bench(
                     what, base + flags, log_path, ops.get(name, num))

@@ -199,6 +199,17 @@ def with_builds(configs, also):
     return out
 
 
+def deep_l0_files(num, files, then=()):
+    """The db_bench flags that flush `files` L0 files of DEEP_L0_FILE_KEYS
+    random keys of [0, num) each into an existing DB, one by one, then run
+    the benchmarks `then` (fillrandom is skipped on an existing DB;
+    overwrite writes --writes keys)."""
+    return ["--benchmarks=" + ",".join(["overwrite,flush"] * files
+                                       + list(then)),
+            "--use_existing_db=1", f"--num={num}",
+            f"--writes={DEEP_L0_FILE_KEYS}", "--threads=1"]
+
+
 def workload_phases(preset, num, reads, threads, cache_size):
     """The db_bench invocations of one configuration, in order: each is
     (phase, flags, expected ops), phase "load" or "measure".
@@ -219,13 +230,9 @@ def workload_phases(preset, num, reads, threads, cache_size):
     load = [f"--benchmarks=fillrandom,{SETTLE}", f"--num={num}",
             "--threads=1"]
     if preset == "deep":
-        # The L0 files, flushed one by one by a second process (fillrandom
-        # is skipped on an existing DB; overwrite writes --writes random keys
-        # of [0, num)); levelstats prints the tree the measurement starts on.
-        runs = ["--benchmarks=" + ",".join(["overwrite,flush"] * DEEP_L0_FILES
-                                           + ["levelstats"]),
-                "--use_existing_db=1", f"--num={num}",
-                f"--writes={DEEP_L0_FILE_KEYS}", "--threads=1"]
+        # The L0 files, by a second process; levelstats prints the tree the
+        # measurement starts on.
+        runs = deep_l0_files(num, DEEP_L0_FILES, ["levelstats"])
         measure = ["--benchmarks=readmissing,levelstats",
                    "--use_existing_db=1", f"--num={num}",
                    f"--reads={reads // threads}", f"--threads={threads}"]

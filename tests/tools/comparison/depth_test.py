@@ -27,10 +27,10 @@ def point(label, num, added, runs, sum_fpr, filter_bytes):
 
 class DepthTest(unittest.TestCase):
     def test_a_measure_after_the_load_and_after_every_l0_file(self):
-        names = [name for name, _ in depth.steps(1000)]
+        names = [name for name, _ in depth.steps(1000, 50)]
         self.assertEqual(names, ["load", "measure"]
                          + ["l0 file", "measure"] * DEEP_L0_FILES)
-        l0_file = dict(depth.steps(1000))["l0 file"]
+        l0_file = dict(depth.steps(1000, 50))["l0 file"]
         self.assertIn("--benchmarks=overwrite,flush", l0_file)
         self.assertIn("--use_existing_db=1", l0_file)
 
