@@ -62,7 +62,7 @@ DEEP_CONFIGS = TDSTORE_CONFIGS[:3] + ["bloomfilter:10", "monkey:10"]
 # 50-80 MB over an L6 of 2 MB -- dynamic sizing then takes the largest level
 # for the last -- and the load spent 92% of its time in write stalls;
 # measured here with 3M keys, 1 MiB base: the upper levels' reach fell to
-# 0.02-0.3 and monkey10's filters came out at 11.7 bits/key for a budget of
+# 0.02-0.58 and monkey10's filters came out at 11.7 bits/key for a budget of
 # 10. With throttling the same tree kept L6 the largest level all along.
 DEEP_TREE_FLAGS = [
     "--key_size=16", "--value_size=100", "--write_buffer_size=131072",
