@@ -44,6 +44,11 @@ ROCKSDB_NAMESPACE::Status Install(const std::string& filter_uri,
     return Status::InvalidArgument("filter_uri '" + filter_uri + "'",
                                    StatusMessage(s));
   }
+  // A listener an earlier Install added feeds the policy this one replaces:
+  // kept, it would go on reading the tree for a policy no table uses.
+  if (current->filter_policy != nullptr) {
+    EraseShapeListeners(&options->listeners, current->filter_policy.get());
+  }
   options->table_factory.reset(
       ROCKSDB_NAMESPACE::NewBlockBasedTableFactory(table));
   if (auto listener = NewShapeListener(table.filter_policy)) {

@@ -21,6 +21,39 @@ LiveFile DescribeFile(const ROCKSDB_NAMESPACE::SstFileMetaData& meta,
   return file;
 }
 
+namespace {
+
+// The keys of a compaction's `i`-th input, from the table properties
+// RocksDB hands the callbacks (keyed by the inputs' paths); -1 if unknown.
+double InputEntries(const ROCKSDB_NAMESPACE::CompactionJobInfo& info,
+                    size_t i) {
+  if (i >= info.input_files.size()) return -1;
+  auto props = info.table_properties.find(info.input_files[i]);
+  if (props == info.table_properties.end() || props->second == nullptr) {
+    return -1;
+  }
+  return static_cast<double>(props->second->num_entries);
+}
+
+}  // namespace
+
+void EraseShapeListeners(
+    std::vector<std::shared_ptr<ROCKSDB_NAMESPACE::EventListener>>* listeners,
+    const ROCKSDB_NAMESPACE::FilterPolicy* policy) {
+  listeners->erase(
+      std::remove_if(
+          listeners->begin(), listeners->end(),
+          [policy](const auto& listener) {
+            const auto* shape =
+                listener == nullptr
+                    ? nullptr
+                    : listener->template CheckedCast<ShapeListener>();
+            return shape != nullptr &&
+                   (policy == nullptr || shape->policy() == policy);
+          }),
+      listeners->end());
+}
+
 ShapeListener::ShapeListener(std::shared_ptr<const MonkeyFilterPolicy> policy)
     : policy_(std::move(policy)) {
   policy_->has_listener_ = true;
@@ -43,16 +76,21 @@ void ShapeListener::OnFlushBegin(ROCKSDB_NAMESPACE::DB* db,
     job.job.flush_entries = last_flush_entries_[info.cf_name];
   }
   jobs_[info.job_id] = job;
-  RefreshLocked(db);
+  // Unknown keys (0: no flush of the column family seen yet) force a
+  // refresh.
+  drift_[info.cf_name].Move(
+      0, job.job.flush_entries > 0 ? job.job.flush_entries : -1.0);
+  RefreshIfStaleLocked(db, info.cf_name);
 }
 
 void ShapeListener::OnFlushCompleted(
-    ROCKSDB_NAMESPACE::DB* db, const ROCKSDB_NAMESPACE::FlushJobInfo& info) {
+    ROCKSDB_NAMESPACE::DB*, const ROCKSDB_NAMESPACE::FlushJobInfo& info) {
   std::lock_guard<std::mutex> lock(mu_);
   jobs_.erase(info.job_id);
   last_flush_entries_[info.cf_name] =
       static_cast<double>(info.table_properties.num_entries);
-  RefreshLocked(db);
+  file_levels_[info.file_number] = 0;
+  // The published shape already holds the flush's run.
 }
 
 void ShapeListener::OnCompactionBegin(
@@ -66,7 +104,20 @@ void ShapeListener::OnCompactionBegin(
     job.job.input_files.push_back(input.file_number);
   }
   jobs_[info.job_id] = job;
-  RefreshLocked(db);
+  // Each input's keys leave its level and arrive at the output level; an
+  // input already there is rewritten, its filter replaced. The inputs'
+  // levels are the listener's own: RocksDB (7.8.3 to 11.x) reports the
+  // index of an input's level within the compaction -- 0 or 1 -- as its
+  // CompactionFileInfo::level.
+  ShapeDrift& drift = drift_[info.cf_name];
+  for (size_t i = 0; i < info.input_file_infos.size(); ++i) {
+    const double keys = InputEntries(info, i);
+    auto known = file_levels_.find(info.input_file_infos[i].file_number);
+    const int level = known == file_levels_.end() ? -1 : known->second;
+    drift.Move(level, keys);
+    if (level != info.output_level) drift.Move(info.output_level, keys);
+  }
+  RefreshIfStaleLocked(db, info.cf_name);
 }
 
 void ShapeListener::OnCompactionCompleted(
@@ -74,7 +125,29 @@ void ShapeListener::OnCompactionCompleted(
     const ROCKSDB_NAMESPACE::CompactionJobInfo& info) {
   std::lock_guard<std::mutex> lock(mu_);
   jobs_.erase(info.job_id);
-  RefreshLocked(db);
+  for (const auto& input : info.input_file_infos) {
+    file_levels_.erase(input.file_number);
+  }
+  for (const auto& output : info.output_file_infos) {
+    file_levels_[output.file_number] = output.level;  // its real level
+  }
+  if (!info.status.ok()) {
+    // Its inputs stayed where they were, not where it was projected.
+    RefreshLocked(db);
+    return;
+  }
+  // A trivial move's outputs are its inputs: they keep the filters they
+  // were built with, which the projection counted as about to be rebuilt
+  // at the output level's bits. What that leaves the budget to spend is
+  // not a matter of keys moved; read it.
+  for (const auto& input : info.input_file_infos) {
+    for (const auto& output : info.output_file_infos) {
+      if (output.file_number == input.file_number) {
+        RefreshLocked(db);
+        return;
+      }
+    }
+  }
 }
 
 void ShapeListener::OnExternalFileIngested(
@@ -141,6 +214,11 @@ void ShapeListener::DropCommittedFlushesLocked(ROCKSDB_NAMESPACE::DB* db) {
   }
 }
 
+void ShapeListener::RefreshIfStaleLocked(ROCKSDB_NAMESPACE::DB* db,
+                                         const std::string& column_family) {
+  if (drift_[column_family].Stale()) RefreshLocked(db);
+}
+
 void ShapeListener::Refresh(ROCKSDB_NAMESPACE::DB* db) {
   std::lock_guard<std::mutex> lock(mu_);
   RefreshLocked(db);
@@ -155,7 +233,9 @@ void ShapeListener::RefreshLocked(ROCKSDB_NAMESPACE::DB* db) {
   std::vector<ROCKSDB_NAMESPACE::LiveFileMetaData> metadata;
   db->GetLiveFilesMetaData(&metadata);
   std::map<std::string, std::vector<LiveFile>> files;
+  file_levels_.clear();
   for (const auto& m : metadata) {
+    file_levels_[m.file_number] = m.level;
     LiveFile file = DescribeFile(m, m.level);
     auto filter = filters_.find(m.file_number);
     if (filter != filters_.end()) {
@@ -174,7 +254,9 @@ void ShapeListener::RefreshLocked(ROCKSDB_NAMESPACE::DB* db) {
   // flush of an empty one is planned as the run it is about to make.
   for (const auto& [cf, cf_jobs] : jobs) files[cf];
   for (const auto& [cf, cf_files] : files) {
-    policy_->UpdateLiveShape(cf, ProjectLiveShape(cf_files, jobs[cf]));
+    const std::vector<LiveLevel> shape = ProjectLiveShape(cf_files, jobs[cf]);
+    policy_->UpdateLiveShape(cf, shape);
+    drift_[cf].Published(shape, policy_->options().last_level_filter);
   }
 }
 

@@ -13,6 +13,12 @@
 // OnFlushCompleted: RocksDB runs that callback after committing the flush,
 // and DB::Flush() may return first.
 //
+// A refresh walks every live file, so it is not made for every job: jobs
+// that move the tree little wait for the next refresh (util/shape_drift.h),
+// and a completed job needs none, since the projection already showed its
+// result -- unless it failed, or was a trivial move, whose files keep their
+// filters where the projection had them rebuilt.
+//
 // It also tracks the filter bits of the SSTs it sees created, so the policy
 // can steer new files to hold the realized average at the budget (files
 // built under earlier plans, or trivially moved, keep their filters). Files
@@ -24,10 +30,12 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "monkey/monkey_filter_policy.h"
 #include "monkey/util/live_shape.h"
+#include "monkey/util/shape_drift.h"
 #include "rocksdb/listener.h"
 #include "rocksdb/metadata.h"
 
@@ -39,6 +47,13 @@ namespace monkey {
 // with it too, so that the advisor plans for the shape the policy sees.
 LiveFile DescribeFile(const ROCKSDB_NAMESPACE::SstFileMetaData& meta,
                       int level);
+
+// Removes from `listeners` the ShapeListeners that feed `policy`, or every
+// ShapeListener when `policy` is nullptr: a listener left behind by a
+// policy that was replaced would go on reading the tree for no table.
+void EraseShapeListeners(
+    std::vector<std::shared_ptr<ROCKSDB_NAMESPACE::EventListener>>* listeners,
+    const ROCKSDB_NAMESPACE::FilterPolicy* policy);
 
 class ShapeListener : public ROCKSDB_NAMESPACE::EventListener {
  public:
@@ -65,6 +80,9 @@ class ShapeListener : public ROCKSDB_NAMESPACE::EventListener {
   void OnTableFileDeleted(
       const ROCKSDB_NAMESPACE::TableFileDeletionInfo& info) override;
 
+  // The policy it feeds.
+  const MonkeyFilterPolicy* policy() const { return policy_.get(); }
+
   // Reads the live shape of every column family of `db` and publishes it.
   // The callbacks call it; so may an engine right after DB::Open.
   void Refresh(ROCKSDB_NAMESPACE::DB* db);
@@ -84,6 +102,10 @@ class ShapeListener : public ROCKSDB_NAMESPACE::EventListener {
   };
 
   void RefreshLocked(ROCKSDB_NAMESPACE::DB* db);
+  // Refreshes if jobs since the last refresh moved `column_family` too far
+  // from the shape it was given.
+  void RefreshIfStaleLocked(ROCKSDB_NAMESPACE::DB* db,
+                            const std::string& column_family);
   void DropCommittedFlushesLocked(ROCKSDB_NAMESPACE::DB* db);
   void SeedFiltersLocked(ROCKSDB_NAMESPACE::DB* db);
 
@@ -91,7 +113,11 @@ class ShapeListener : public ROCKSDB_NAMESPACE::EventListener {
   std::mutex mu_;  // serializes refreshes, so a stale shape never wins
   std::map<int, Job> jobs_;
   std::map<std::string, double> last_flush_entries_;
-  std::map<uint64_t, Filter> filters_;  // by file number
+  std::map<uint64_t, Filter> filters_;       // by file number
+  std::map<std::string, ShapeDrift> drift_;  // since the last refresh
+  // Each live SST's level: as the last refresh read it, and as completed
+  // jobs since reported their outputs'.
+  std::unordered_map<uint64_t, int> file_levels_;
   bool seeded_ = false;
 };
 

@@ -17,6 +17,7 @@
 
 #include "monkey/monkey_filter_policy.h"
 #include "monkey/rocksdb_compat.h"
+#include "monkey/table/shape_listener.h"
 #include "monkey/tests/report/two_level_db.h"
 #include "monkey/tests/test_util.h"
 #include "rocksdb/table.h"
@@ -80,6 +81,20 @@ TEST(DbBenchInstallFilterTest, InstallsThePolicy) {
   ASSERT_NE(PolicyOf(options), nullptr);
   EXPECT_NE(PolicyOf(options)->CheckedCast<MonkeyFilterPolicy>(), nullptr);
   EXPECT_EQ(err.text(), "");
+}
+
+// db_bench sets up its Options again for each fresh DB, with a new table
+// factory: one listener, feeding the policy the table uses.
+TEST(DbBenchInstallFilterTest, SettingUpAgainKeepsOneListener) {
+  ROCKSDB_NAMESPACE::Options options = BlockBasedOptions();
+  ASSERT_TRUE(DbBenchInstallFilter("monkey:7", -1, &options));
+  options.table_factory = BlockBasedOptions().table_factory;
+  ASSERT_TRUE(DbBenchInstallFilter("monkey:7", -1, &options));
+  ASSERT_EQ(options.listeners.size(), 1u);
+  const auto* shape = options.listeners[0]->CheckedCast<ShapeListener>();
+  ASSERT_NE(shape, nullptr);
+  EXPECT_EQ(shape->policy(),
+            PolicyOf(options)->CheckedCast<MonkeyFilterPolicy>());
 }
 
 TEST(DbBenchInstallFilterTest, BloomBitsExcludeIt) {

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include "monkey/monkey_filter_policy.h"
+#include "monkey/table/shape_listener.h"
+#include "rocksdb/convenience.h"
 #include "rocksdb/table.h"
 
 namespace monkey {
@@ -34,6 +36,36 @@ TEST(InstallTest, SetsThePolicyAndKeepsOtherTableOptions) {
   ASSERT_TRUE(Install("bloomfilter:10", &options).ok());
   EXPECT_STREQ(Table(options).filter_policy->Name(), "bloomfilter");
   EXPECT_EQ(Table(options).block_size, 16u << 10);
+}
+
+// db_bench installs again on the same Options for each fresh DB: the
+// listener of the policy replaced must go, or it keeps reading the tree for
+// a policy no table uses. Another policy's listener stays.
+TEST(InstallTest, InstallingAgainReplacesTheListener) {
+  RegisterOnce();
+  ROCKSDB_NAMESPACE::Options options;
+  std::shared_ptr<const ROCKSDB_NAMESPACE::FilterPolicy> other;
+  ASSERT_TRUE(ROCKSDB_NAMESPACE::FilterPolicy::CreateFromString(
+                  ROCKSDB_NAMESPACE::ConfigOptions(), "monkey:5", &other)
+                  .ok());
+  ASSERT_NE(other, nullptr);
+  options.listeners.push_back(NewShapeListener(other));
+  ASSERT_TRUE(Install("monkey:7", &options).ok());
+  ASSERT_TRUE(Install("monkey:10", &options).ok());
+  std::vector<const MonkeyFilterPolicy*> fed;
+  for (const auto& listener : options.listeners) {
+    const auto* shape = listener->CheckedCast<ShapeListener>();
+    ASSERT_NE(shape, nullptr);
+    fed.push_back(shape->policy());
+  }
+  ASSERT_EQ(fed.size(), 2u);
+  EXPECT_EQ(fed[0], other->CheckedCast<MonkeyFilterPolicy>());
+  EXPECT_EQ(fed[1],
+            Table(options).filter_policy->CheckedCast<MonkeyFilterPolicy>());
+  EXPECT_EQ(fed[1]->options().bits_per_key, 10);
+  // A policy without a listener removes the one it replaces.
+  ASSERT_TRUE(Install("bloomfilter:10", &options).ok());
+  EXPECT_EQ(options.listeners.size(), 1u);
 }
 
 TEST(InstallTest, BadUriIsInvalidArgumentNamingIt) {

@@ -151,8 +151,10 @@ class FakeFilesDB : public ROCKSDB_NAMESPACE::StackableDB {
   explicit FakeFilesDB(ROCKSDB_NAMESPACE::DB* db) : StackableDB(db) {}
   void GetLiveFilesMetaData(
       std::vector<ROCKSDB_NAMESPACE::LiveFileMetaData>* files) override {
+    ++reads;
     *files = files_;
   }
+  int reads = 0;  // of the live files: the listener's refreshes
   void AddFile(uint64_t number, int level, uint64_t entries,
                const std::string& smallest = "",
                const std::string& largest = "") {
@@ -254,11 +256,105 @@ TEST_F(ListenerTest, CompactionsAreProjectedOntoTheShape) {
             PlannedMillibits({{2000, 1}, {0, 0}, {5000, 1}, {50000, 1}}, 0));
   EXPECT_LT(Millibits(0), two_runs);
 
-  // Completed jobs leave the projection.
-  listener_.OnCompactionCompleted(&db_, l1_to_l2);
+  // A job that failed leaves the projection: its inputs stayed put.
+  ROCKSDB_NAMESPACE::CompactionJobInfo failed = l1_to_l2;
+  failed.status = ROCKSDB_NAMESPACE::Status::Aborted();
+  listener_.OnCompactionCompleted(&db_, failed);
+  const std::vector<LiveLevel> merged_l0 = {
+      {2000, 1}, {5000, 1}, {0, 0}, {50000, 1}};
+  EXPECT_EQ(Millibits(0), PlannedMillibits(merged_l0, 0));
+  EXPECT_EQ(Millibits(1), PlannedMillibits(merged_l0, 1));
+
+  // A job done made the tree it was projected to make: L0's two files are
+  // now one.
+  db_.Clear();
+  db_.AddFile(11, 0, 2000);
+  db_.AddFile(9, 1, 5000);
+  db_.AddFile(10, 3, 50000);
+  l0_to_l0.output_file_infos = {{0, 11, 0}};
   listener_.OnCompactionCompleted(&db_, l0_to_l0);
-  EXPECT_EQ(Millibits(1),
-            PlannedMillibits({{2000, 2}, {5000, 1}, {0, 0}, {50000, 1}}, 1));
+  EXPECT_EQ(Millibits(0), PlannedMillibits(merged_l0, 0));
+  EXPECT_EQ(Millibits(1), PlannedMillibits(merged_l0, 1));
+  listener_.Refresh(&db_);
+  EXPECT_EQ(Millibits(0), PlannedMillibits(merged_l0, 0));
+  EXPECT_EQ(Millibits(1), PlannedMillibits(merged_l0, 1));
+}
+
+// `count` files of `level`, numbered from `first`.
+std::vector<std::pair<int, uint64_t>> Files(int level, uint64_t first,
+                                            int count) {
+  std::vector<std::pair<int, uint64_t>> files;
+  for (int i = 0; i < count; ++i) files.push_back({level, first + i});
+  return files;
+}
+
+// A compaction of `inputs` (level, file number), of `entries` keys each,
+// into `output_level`, as RocksDB reports it when it begins: inputs by
+// path, with their table properties, and as their "level" the index of
+// their level in the compaction (0: the base input level, 1: the output
+// level), which is what RocksDB 7.8.3 to 11.x put there.
+ROCKSDB_NAMESPACE::CompactionJobInfo Compaction(
+    int job_id, int output_level,
+    const std::vector<std::pair<int, uint64_t>>& inputs, uint64_t entries) {
+  ROCKSDB_NAMESPACE::CompactionJobInfo job;
+  job.job_id = job_id;
+  job.cf_name = "default";
+  job.output_level = output_level;
+  job.base_input_level = inputs.empty() ? 0 : inputs.front().first;
+  for (const auto& [level, number] : inputs) {
+    const std::string path = "/" + std::to_string(number) + ".sst";
+    job.input_files.push_back(path);
+    job.input_file_infos.push_back({level == output_level ? 1 : 0, number, 0});
+    auto props = std::make_shared<ROCKSDB_NAMESPACE::TableProperties>();
+    props->num_entries = entries;
+    job.table_properties[path] = props;
+  }
+  return job;
+}
+
+// A refresh reads every live file. A tree of small files runs many jobs,
+// each moving a sliver of it: those wait for the next refresh, and a job
+// done needs none, while a job that moves much of a level is read at once.
+TEST_F(ListenerTest, SmallJobsWaitForTheNextRefresh) {
+  for (uint64_t n = 1; n <= 20; ++n) db_.AddFile(n, 4, 1000);
+  for (uint64_t n = 101; n <= 200; ++n) db_.AddFile(n, 5, 1000);
+  for (uint64_t n = 1001; n <= 2000; ++n) db_.AddFile(n, 6, 1000);
+  listener_.Refresh(&db_);
+  ASSERT_EQ(db_.reads, 1);
+  // 40 jobs of one L5 file and ten L6 files each: k of them drift the
+  // tree by sqrt(k^2 (1000^2 / 100000 + 11000^2 / 1000000) / 1120000),
+  // past 0.1 at k = 10: one refresh every 10 jobs rather than two per job.
+  for (int job = 0; job < 40; ++job) {
+    std::vector<std::pair<int, uint64_t>> inputs = Files(5, 101 + job, 1);
+    for (const auto& f : Files(6, 1001 + 10 * job, 10)) inputs.push_back(f);
+    auto info = Compaction(job, 6, inputs, 1000);
+    listener_.OnCompactionBegin(&db_, info);
+    listener_.OnCompactionCompleted(&db_, info);
+  }
+  EXPECT_EQ(db_.reads, 1 + 40 / 10);
+  // A job taking half of L5 is projected at once; a failed one read again.
+  int reads = db_.reads;
+  auto half = Compaction(100, 6, Files(5, 151, 50), 1000);
+  listener_.OnCompactionBegin(&db_, half);
+  EXPECT_EQ(db_.reads, ++reads);
+  half.status = ROCKSDB_NAMESPACE::Status::Aborted();
+  listener_.OnCompactionCompleted(&db_, half);
+  EXPECT_EQ(db_.reads, ++reads);
+  // A trivial move of L4 into L5: its files keep the filters they were
+  // built with, where the projection had them rebuilt.
+  auto moved = Compaction(101, 5, Files(4, 1, 20), 1000);
+  listener_.OnCompactionBegin(&db_, moved);
+  EXPECT_EQ(db_.reads, ++reads);
+  for (const auto& input : moved.input_file_infos) {
+    moved.output_file_infos.push_back({5, input.file_number, 0});
+  }
+  listener_.OnCompactionCompleted(&db_, moved);
+  EXPECT_EQ(db_.reads, ++reads);
+  // A job whose keys are unknown is read at once.
+  auto unknown = Compaction(102, 6, Files(5, 151, 1), 1000);
+  unknown.table_properties.clear();
+  listener_.OnCompactionBegin(&db_, unknown);
+  EXPECT_EQ(db_.reads, ++reads);
 }
 
 // DB::Flush() may return before the flush's OnFlushCompleted has run (see
