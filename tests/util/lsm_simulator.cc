@@ -37,6 +37,7 @@ LsmSimulator::LsmSimulator(const SimOptions& sim, const LivePlanOptions& plan)
       planner_([plan](const std::vector<LiveLevel>& levels, LivePlan* out) {
         return PlanLiveTree(levels, plan, out);
       }),
+      drift_(sim.refresh_drift),
       rng_(sim.seed) {}
 
 int LsmSimulator::MillibitsFor(int level) const {
@@ -74,7 +75,14 @@ void LsmSimulator::Publish() {
     job.flush_entries = j.flush ? sim_.memtable_keys : 0;
     jobs.push_back(job);
   }
-  have_plan_ = planner_(ProjectLiveShape(files, jobs), &plan_);
+  const std::vector<LiveLevel> shape = ProjectLiveShape(files, jobs);
+  have_plan_ = planner_(shape, &plan_);
+  drift_.Published(shape, plan_options_.last_level_filter);
+}
+
+void LsmSimulator::Began(const std::vector<std::pair<int, double>>& moved) {
+  for (const auto& [level, keys] : moved) drift_.Move(level, keys);
+  if (sim_.refresh_drift <= 0 || drift_.Stale()) Publish();
 }
 
 int LsmSimulator::L0Files() const {
@@ -306,12 +314,18 @@ void LsmSimulator::BeginJob(Job job) {
   std::map<uint64_t, File*> by_number;
   for (File& f : files_) by_number[f.number] = &f;
   std::vector<const File*> inputs;
+  std::vector<std::pair<int, double>> moved;
   for (uint64_t number : job.inputs) {
-    by_number[number]->busy = true;
-    inputs.push_back(by_number[number]);
+    File* input = by_number[number];
+    input->busy = true;
+    inputs.push_back(input);
+    moved.push_back({input->level, input->keys});
+    if (input->level != job.output_level) {
+      moved.push_back({job.output_level, input->keys});
+    }
   }
   jobs_.push_back(job);
-  Publish();  // OnCompactionBegin: plan for the tree the job makes
+  Began(moved);  // OnCompactionBegin: plan for the tree the job makes
   if (!job.trivial_move) {
     jobs_.back().outputs = Merge(inputs, job.output_level);
   }
@@ -415,7 +429,8 @@ std::vector<SimSnapshot> LsmSimulator::Run(
       const Job done = *next;
       jobs_.erase(next);
       FinishJob(done);
-      Publish();  // OnCompactionCompleted
+      // OnCompactionCompleted
+      if (sim_.refresh_drift <= 0 || done.trivial_move) Publish();
     }
   };
   for (int m = 0; m < memtables; ++m) {
@@ -445,12 +460,12 @@ std::vector<SimSnapshot> LsmSimulator::Run(
     Job flush;
     flush.flush = true;
     jobs_.push_back(flush);
-    Publish();  // OnFlushBegin
+    Began({{0, sim_.memtable_keys}});  // OnFlushBegin
     file.millibits = MillibitsFor(0);
     file.number = next_number_++;
     jobs_.pop_back();
     files_.push_back(file);
-    Publish();  // OnFlushCompleted
+    if (sim_.refresh_drift <= 0) Publish();  // OnFlushCompleted
     while (next_snapshot < snapshot_at.size() &&
            snapshot_at[next_snapshot] <= m + 1) {
       if (snapshot_at[next_snapshot] == m + 1) {

@@ -18,6 +18,7 @@
 #include "monkey/util/filter_fpr_model.h"
 #include "monkey/util/live_plan.h"
 #include "monkey/util/live_shape.h"
+#include "monkey/util/shape_drift.h"
 
 namespace monkey::test {
 
@@ -39,6 +40,11 @@ struct SimOptions {
   // Snapshots wait for every compaction, as grow_tree --settle_steps does;
   // else they are taken mid-load, as DB::PauseBackgroundWork leaves it.
   bool settle_snapshots = false;
+  // 0: the plan is re-made at every flush and compaction begin and end, as
+  // the listener once did; else, as it does now, only when a job begins
+  // that ShapeDrift(refresh_drift) finds the tree has drifted for, a job
+  // completes that trivially moved files, and at the first flush.
+  double refresh_drift = 0;
   uint64_t seed = 1;
 };
 
@@ -96,6 +102,8 @@ class LsmSimulator {
   };
 
   void Publish();
+  // A job began that moves these (level, keys): publish if due.
+  void Began(const std::vector<std::pair<int, double>>& moved);
   int MillibitsFor(int level) const;
   std::vector<double> LevelTargets() const;
   bool PickCompaction(Job* job) const;
@@ -111,6 +119,7 @@ class LsmSimulator {
   std::vector<File> files_;
   std::vector<Job> jobs_;
   LivePlan plan_;
+  ShapeDrift drift_;
   bool have_plan_ = false;
   uint64_t next_number_ = 1;
   double now_ = 0;

@@ -16,7 +16,7 @@ import unittest
 
 import testing  # noqa: F401  (the import path)
 from comparison.runner import block_loads, median_of_rounds, run_comparison
-from comparison.specs import parse_config, with_builds
+from comparison.specs import DEEP_L0_FILES, parse_config, with_builds
 
 # Prints one benchmark line and a histogram per benchmark of --benchmarks,
 # with ops/s = 1000 x the number of runs on its DB so far, and a filter
@@ -140,7 +140,8 @@ class RunnerTest(unittest.TestCase):
         r = results[0]
         # The L0 phase's overwrites count with the load, not as a round.
         self.assertEqual([b["phase"] for b in r["benchmarks"]
-                          if b["benchmark"] == "overwrite"], ["runs"] * 3)
+                          if b["benchmark"] == "overwrite"],
+                         ["runs"] * DEEP_L0_FILES)
         # Files per level after the L0 phase (the DB's 2nd run) and after
         # the last round (its 4th).
         self.assertEqual(r["trees"], {
