@@ -9,7 +9,7 @@ ratio_vs_runs.png to results/<timestamp>/.
                        [--num=300000 --num=1200000] [--reads=200000]
 
 Each tree is loaded once per group; after the load the sweep measures
-(readmissing), then flushes one L0 file and measures again, up to 3 files.
+(readmissing), then flushes one L0 file and measures again, up to DEEP_L0_FILES (5).
 """
 
 import argparse
