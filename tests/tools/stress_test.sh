@@ -33,6 +33,9 @@ expect_in "two forks" "$(fails "$tmp" "$tmp/b")" "one FORK_DIR only"
 expect_in "missing fork" "$(fails "$tmp/nonexistent")" \
   "FORK_DIR '$tmp/nonexistent' does not exist"
 expect_in "fork without src" "$(fails "$tmp")" "has no src/ RocksDB tree"
+expect_in "--serial taken" "$(fails --serial "$tmp")" "has no src/ RocksDB tree"
+expect_in "--long --parallel taken" "$(fails --long --parallel "$tmp")" \
+  "has no src/ RocksDB tree"
 expect_in "check without expect" "$(fails --check-db="$tmp")" "needs --expect=SPEC"
 expect_in "expect without check" "$(fails --expect=monkey:7 "$tmp")" \
   "--expect goes with --check-db"
