@@ -362,7 +362,7 @@ def main():
             row = {"level": level, "files": 0, "files_with_filter": 0,
                    "entries": 0, "filter_entries": 0, "filter_bytes": 0,
                    "unfiltered_entries": 0, "small_bloom_fallbacks": 0,
-                   "kinds": {}}
+                   "kinds": {}, "file_numbers": list(levels[level])}
             bad_policy, bad_kind = [], []
             for number in levels[level]:
                 path = os.path.join(args.db, "%06d.sst" % number)
