@@ -35,7 +35,7 @@
 #   --duration=S   seconds per mode and policy (default 20: the short run,
 #                  9 runs, the policies at the same time: about 2 minutes)
 #   --long         --duration=200, the policies one after the other: the
-#                  long run, about 35 minutes
+#                  long run, about 30 minutes
 #   --parallel, --serial
 #                  run the policies' chains of modes at the same time
 #                  (default, except with --long) or one after the other
