@@ -33,8 +33,12 @@
 #                  (default all three); the per-level plan must be checked
 #                  in at least one of each policy's runs
 #   --duration=S   seconds per mode and policy (default 20: the short run,
-#                  9 runs, about 3 minutes plus the checks)
-#   --long         --duration=200: the long run, about 30 minutes
+#                  9 runs, the policies at the same time: about 2 minutes)
+#   --long         --duration=200, the policies one after the other: the
+#                  long run, about 30 minutes
+#   --parallel, --serial
+#                  run the policies' chains of modes at the same time
+#                  (default, except with --long) or one after the other
 #   --out=DIR      where logs and results go (default
 #                  FORK_DIR/stress/<date-time>)
 #   --build-only   only build db_stress, ldb and sst_dump
@@ -67,13 +71,15 @@ usage() {
 }
 
 policies=() modes=db_stress,blackbox,whitebox duration=20 out="" build_only=0
-check_db="" expect="" tools="" fork="" plan_min_levels=3
+check_db="" expect="" tools="" fork="" plan_min_levels=3 parallel=""
 for arg in "$@"; do
   case $arg in
     --policy=*) policies+=("${arg#--policy=}") ;;
     --modes=*) modes=${arg#--modes=} ;;
     --duration=*) duration=${arg#--duration=} ;;
-    --long) duration=200 ;;
+    --long) duration=200 parallel=${parallel:-0} ;;
+    --parallel) parallel=1 ;;
+    --serial) parallel=0 ;;
     --out=*) out=${arg#--out=} ;;
     --build-only) build_only=1 ;;
     --check-db=*) check_db=${arg#--check-db=} ;;
@@ -92,6 +98,7 @@ case $duration in
   '' | *[!0-9]*) die "--duration must be a number of seconds, not '$duration'" ;;
 esac
 [ "$duration" -ge 5 ] || die "--duration must be at least 5 seconds"
+parallel=${parallel:-1}
 IFS=, read -r -a mode_list <<<"$modes"
 for m in "${mode_list[@]}"; do
   case $m in
@@ -201,7 +208,7 @@ summary=$out/summary.txt
 : >"$summary"
 {
   echo "RocksDB $version ($src), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
-  echo "modes: $modes; ${duration}s per mode and policy; policies: ${policies[*]}"
+  echo "modes: $modes; ${duration}s per mode and policy; policies$([ "$parallel" = 1 ] && echo " (at the same time)"): ${policies[*]}"
 } | tee -a "$summary" >&2
 
 # The OPTIONS file: leveled compaction with dynamic level sizes (Monkey's
@@ -254,11 +261,18 @@ size_flags() {
     --max_bytes_for_level_base=524288
 }
 
-failed=0 run_no=0
-for policy in "${policies[@]}"; do
-  policy_dirs=()
+# run_policy INDEX POLICY: every mode's run of one policy, in order; its
+# summary blocks go to OUT/.policy-INDEX.txt (printed and appended to
+# summary.txt by the caller), the number of failed runs to
+# OUT/.policy-INDEX.failed.
+run_policy() {
+  local pi=$1 policy=$2 failed=0 mi=0 run_no mode name dir db ev first cmd
+  local t0 rc pid interval size secs runs part=$out/.policy-$1.txt
+  local policy_dirs=()
+  : >"$part"
   for mode in "${mode_list[@]}"; do
-    run_no=$((run_no + 1))
+    run_no=$((pi * ${#mode_list[@]} + mi + 1))
+    mi=$((mi + 1))
     name=$(printf '%02d-%s-%s' "$run_no" "$mode" "$(printf '%s' "$policy" | tr -c 'A-Za-z0-9.=_-' '_')")
     dir=$out/$name
     mkdir -p "$dir/tmp"
@@ -274,11 +288,15 @@ for policy in "${policies[@]}"; do
       db_stress)
         # db_stress itself, again and again on one database: each run
         # verifies the database at its start against the expected values,
-        # reopens it 5 times and verifies it at the end.
+        # reopens it 5 times and verifies it at the end. At least two runs:
+        # the first grows L0 and the last level only, too young a tree for
+        # the final check of the per-level plan (seen with 3 chains at once
+        # on 2 cores, where one run can last 10 s or more).
         db=$dir/tmp/db ev=$dir/tmp/expected
         mkdir -p "$ev"
-        first=1
-        while [ $(($(date +%s) - t0)) -lt "$duration" ]; do
+        first=1 runs=0
+        while [ $runs -lt 2 ] || [ $(($(date +%s) - t0)) -lt "$duration" ]; do
+          runs=$((runs + 1))
           cmd=("$wrapper" "--options_file=$dir/OPTIONS" $(common_flags) "--db=$db"
             "--expected_values_dir=$ev" --destroy_db_initially=$first
             --threads=4 --ops_per_thread=20000 --reopen=5
@@ -314,7 +332,23 @@ for policy in "${policies[@]}"; do
         # db_stress's usual speed, and here, at a few hundred operations a
         # second on 2 shared cores at nice 19, a whitebox run at 800,000
         # went 400 s without reaching its kill.
-        size=(--threads=8 $(size_flags))
+        # No compressed secondary cache by size: db_stress's thread that
+        # resizes it sleeps 30 s, then 10 s, and a run that ends normally
+        # waits for that thread to wake (40 s of a 75 s blackbox run's final
+        # verification here). db_crashtest.py still picks a compressed
+        # secondary cache by URI (secondary_cache_uri) in some runs.
+        size=(--threads=8 $(size_flags) --compressed_secondary_cache_size=0)
+        # The short run (under 100 s per mode and policy): no TTL or
+        # periodic compactions. The crash test picks compaction_ttl and
+        # periodic_compaction_seconds from 0, 1, 2, 10, 100, 1000 s; on
+        # 9.10.0 a final verification with compaction_ttl=1 ran into its
+        # 600 s timeout, and a universal run with num_levels=1 and
+        # periodic_compaction_seconds=1000 recompacted its one L0 file
+        # without end (36,000 files) until db_crashtest.py's own limit
+        # (duration + 900 s): one short run took 16.5 minutes. The long run
+        # keeps them randomized.
+        [ "$duration" -ge 100 ] ||
+          size+=(--compaction_ttl=0 --periodic_compaction_seconds=0)
         [ "$mode" = blackbox ] || size+=(--ops_per_thread=$((duration * 20))
           --random_kill_odd=$((duration * 50)))
         (cd "$dir" && TEST_TMPDIR=$dir/tmp nice -n "$nice_n" python3 \
@@ -343,7 +377,8 @@ for policy in "${policies[@]}"; do
       failed=$((failed + 1))
       echo "FAILED: $name (exit $rc)" >>"$dir/summary.txt"
     fi
-    tee -a "$summary" <"$dir/summary.txt"
+    cat "$dir/summary.txt" >>"$part"
+    [ "$parallel" = 1 ] || cat "$dir/summary.txt"
     policy_dirs+=("$dir")
   done
   # The per-level plan must have been checked in some run of the policy (a
@@ -352,9 +387,40 @@ for policy in "${policies[@]}"; do
 sys.exit(0 if any(json.load(open(d + "/summary.json"))["plan_checks"]
                   for d in sys.argv[1:]) else 1)' "${policy_dirs[@]}"; then
     failed=$((failed + 1))
-    echo "FAILED: $policy: no run grew a tree deep enough to check the per-level plan" |
-      tee -a "$summary"
+    echo "FAILED: $policy: no run grew a tree deep enough to check the per-level plan" >>"$part"
+    [ "$parallel" = 1 ] || tail -n 1 "$part"
+  fi
+  echo "$failed" >"$out/.policy-$pi.failed"
+}
+
+# The short run runs the policies at the same time, one chain of modes
+# each: most of a short run's wall time is not CPU (db_crashtest.py's
+# sleeps after each run and kill, the blackbox kill interval, db_stress
+# opening and verifying), so three chains on 2 cores take little longer
+# than one. The long run (or --serial) runs them one after the other.
+pids=()
+for pi in "${!policies[@]}"; do
+  if [ "$parallel" = 1 ]; then
+    run_policy "$pi" "${policies[$pi]}" &
+    pids+=($!)
+  else
+    run_policy "$pi" "${policies[$pi]}"
   fi
 done
-say "done in $(elapsed): $run_no runs, $failed failed; summary in $summary"
+for pid in "${pids[@]}"; do
+  wait "$pid" || true
+done
+failed=0
+for pi in "${!policies[@]}"; do
+  [ "$parallel" = 0 ] || cat "$out/.policy-$pi.txt"
+  cat "$out/.policy-$pi.txt" >>"$summary"
+  if [ -f "$out/.policy-$pi.failed" ]; then
+    failed=$((failed + $(cat "$out/.policy-$pi.failed")))
+  else
+    failed=$((failed + 1))
+    echo "FAILED: ${policies[$pi]}: its runs ended without a result" | tee -a "$summary"
+  fi
+  rm -f "$out/.policy-$pi.txt" "$out/.policy-$pi.failed"
+done
+say "done in $(elapsed): $((${#policies[@]} * ${#mode_list[@]})) runs, $failed failed; summary in $summary"
 [ $failed -eq 0 ]

@@ -40,6 +40,9 @@ if [ -n "$db" ] && [ -f "$db/CURRENT" ]; then
     --db="$db" --json="$STRESS_LOG/check-$n.json" \
     >"$STRESS_LOG/check-$n.txt" 2>&1; then
     echo "$n" >>"$STRESS_LOG/check-failures"
+    # Kept for a look afterwards: db_crashtest.py removes the database
+    # when its runs pass.
+    cp -a "$db" "$STRESS_LOG/failed-db-$n" 2>/dev/null || true
   fi
 fi
 exec "$STRESS_DB_STRESS" "$@"
