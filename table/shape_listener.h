@@ -4,8 +4,8 @@
 //
 // RocksDB 7.8.3 has no "DB opened" callback, so the shape is read when a
 // flush or compaction begins (before it builds any SST: the first file built
-// after open already sees the live shape), when one completes, and when files
-// are ingested. Jobs in flight are projected onto the shape: a compaction's
+// after open already sees the live shape) and when files are ingested. Jobs
+// in flight are projected onto the shape: a compaction's
 // inputs already count at its output level, and a flush adds one L0 run the
 // size of the memtables being flushed. So a compaction into an empty level is
 // planned as the level it is about to become. A flush of the default column
