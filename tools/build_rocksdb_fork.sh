@@ -60,6 +60,7 @@ start=$(date +%s)
 say() { printf '%s: %s\n' "$me" "$*" >&2; }
 die() { say "$*"; exit 1; }
 elapsed() { echo "$(($(date +%s) - start))s"; }
+. "$repo/tools/progress.sh"
 version_of() { # RocksDB tree -> its version, from include/rocksdb/version.h
   awk '/^#define ROCKSDB_(MAJOR|MINOR|PATCH) / { v = v sep $3; sep = "." }
        END { print v }' "$1/include/rocksdb/version.h"
@@ -74,17 +75,7 @@ step() {
   log="$work/logs/$name.log"
   say "[$name] $(elapsed)"
   "$@" >"$log" 2>&1 &
-  pid=$!
-  n=0
-  while kill -0 "$pid" 2>/dev/null; do
-    sleep 1
-    n=$((n + 1))
-    if [ $((n % 30)) -eq 0 ]; then
-      pct=$(grep -o '^\[ *[0-9]*%\]' "$log" | tail -n 1 || true)
-      say "[$name] running, $(elapsed) ${pct:+build $pct}"
-    fi
-  done
-  if ! wait "$pid"; then
+  if ! wait_with_progress $! "$log" "[$name] running"; then
     say "step '$name' FAILED: $why"
     say "last lines of $log:"
     tail -n "${tail_lines:-25}" "$log" >&2

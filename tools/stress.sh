@@ -158,6 +158,7 @@ build=${STRESS_BUILD_DIR:-$fork/build-stress}
 mkdir -p "$fork/logs"
 start=$(date +%s)
 elapsed() { echo "$(($(date +%s) - start))s"; }
+. "$repo/tools/progress.sh"
 
 # Like tools/build_rocksdb_fork.sh's Release build, but -O2 without NDEBUG.
 say "RocksDB $version: building db_stress, ldb, sst_dump in $build ($jobs jobs)"
@@ -178,17 +179,7 @@ if grep -rq -- '-DNDEBUG' "$build/CMakeFiles/rocksdb.dir/flags.make" 2>/dev/null
 fi
 nice -n "$nice_n" cmake --build "$build" -j"$jobs" --target db_stress ldb sst_dump \
   >"$fork/logs/stress-build.log" 2>&1 &
-pid=$!
-n=0
-while kill -0 "$pid" 2>/dev/null; do
-  sleep 1
-  n=$((n + 1))
-  if [ $((n % 30)) -eq 0 ]; then
-    pct=$(grep -o '^\[ *[0-9]*%\]' "$fork/logs/stress-build.log" | tail -n 1 || true)
-    say "building, $(elapsed) ${pct:+$pct}"
-  fi
-done
-wait "$pid" || {
+wait_with_progress $! "$fork/logs/stress-build.log" building || {
   tail -n 20 "$fork/logs/stress-build.log" >&2
   die "build failed: see $fork/logs/stress-build.log"
 }
