@@ -16,8 +16,8 @@
 // A refresh walks every live file, so it is not made for every job: jobs
 // that move the tree little wait for the next refresh (util/shape_drift.h),
 // and a completed job needs none, since the projection already showed its
-// result -- unless it failed, or was a trivial move, whose files keep their
-// filters where the projection had them rebuilt.
+// result -- unless it failed. A trivial move's files keep their filters
+// where the projection had them rebuilt; the next refresh reads them.
 //
 // It also tracks the filter bits of the SSTs it sees created, so the policy
 // can steer new files to hold the realized average at the budget (files

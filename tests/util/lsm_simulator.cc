@@ -430,7 +430,7 @@ std::vector<SimSnapshot> LsmSimulator::Run(
       jobs_.erase(next);
       FinishJob(done);
       // OnCompactionCompleted
-      if (sim_.refresh_drift <= 0 || done.trivial_move) Publish();
+      if (sim_.refresh_drift <= 0) Publish();
     }
   };
   for (int m = 0; m < memtables; ++m) {

@@ -42,8 +42,8 @@ struct SimOptions {
   bool settle_snapshots = false;
   // 0: the plan is re-made at every flush and compaction begin and end, as
   // the listener once did; else, as it does now, only when a job begins
-  // that ShapeDrift(refresh_drift) finds the tree has drifted for, a job
-  // completes that trivially moved files, and at the first flush.
+  // that ShapeDrift(refresh_drift) finds the tree has drifted for, and at
+  // the first flush.
   double refresh_drift = 0;
   uint64_t seed = 1;
 };
