@@ -46,6 +46,10 @@ if [ -n "$db" ] && [ -f "$db/CURRENT" ]; then
     # Kept for a look afterwards: db_crashtest.py removes the database
     # when its runs pass.
     cp -a "$db" "$STRESS_LOG/failed-db-$n" 2>/dev/null || true
+    # Where each live file was built and how it moved, from the info logs.
+    python3 "$(dirname "$STRESS_CHECKER")/file_origins.py" --ldb="$STRESS_LDB" \
+      --sst_dump="$STRESS_SST_DUMP" --db="$STRESS_LOG/failed-db-$n" \
+      >"$STRESS_LOG/failed-db-$n.origins.txt" 2>&1 || true
   fi
 fi
 exec "$STRESS_DB_STRESS" "$@"
