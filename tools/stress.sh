@@ -347,6 +347,18 @@ run_policy() {
         # keeps them randomized.
         [ "$duration" -ge 100 ] ||
           size+=(--compaction_ttl=0 --periodic_compaction_seconds=0)
+        # No lazy wide-column reads where db_stress has them (RocksDB main,
+        # 11.9.0 at 1dfa729): the crash test turns them on in 2 runs of 5
+        # (lazy_entity_read_one_in 10 or 100), and with blob files on,
+        # MultiGetEntityLazy reads a blob with an IOOptions whose
+        # io_activity is not the thread's, and db_stress's env wrapper
+        # asserts (db_stress_env_wrapper.h:47). The same db_stress command
+        # without --filter_uri (stock Bloom) aborts the same way within
+        # 6 s, and runs 60 s clean with --lazy_entity_read_one_in=0: a
+        # RocksDB bug, not the policy's.
+        if grep -q 'lazy_entity_read_one_in' "$src/db_stress_tool/db_stress_gflags.cc"; then
+          size+=(--lazy_entity_read_one_in=0)
+        fi
         [ "$mode" = blackbox ] || size+=(--ops_per_thread=$((duration * 20))
           --random_kill_odd=$((duration * 50)))
         (cd "$dir" && TEST_TMPDIR=$dir/tmp nice -n "$nice_n" python3 \
