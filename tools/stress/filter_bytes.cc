@@ -13,8 +13,8 @@
 //     tools/stress/filter_bytes.cc -o /tmp/filter_bytes \
 //     build-9.10.0/libmonkeyfilter.a $T/install/lib/x86_64-linux-gnu/librocksdb.a \
 //     -lpthread -lsnappy -llz4 -lzstd -lz -lbz2 -ldl
-//   /tmp/filter_bytes 'id=monkey;bits_per_key=10;filter=ribbon;shape=static' 216 [1]
-// (the last argument 1: optimize_filters_for_memory).
+//   /tmp/filter_bytes 'id=monkey;bits_per_key=10;filter=ribbon;shape=static' 216 [1 [3]]
+// (then 1: optimize_filters_for_memory; then a format_version, 3: legacy Bloom).
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -36,6 +36,7 @@ int main(int argc, char** argv) {
   bool ofm = argc > 3 && atoi(argv[3]);
   for (int level = 0; level < 7; ++level) {
     BlockBasedTableOptions t; t.optimize_filters_for_memory = ofm;
+    if (argc > 4) t.format_version = atoi(argv[4]);  // < 5: legacy Bloom
     FilterBuildingContext ctx(t);
     ctx.level_at_creation = level; ctx.num_levels = 7;
     ctx.compaction_style = kCompactionStyleLevel;
