@@ -23,7 +23,7 @@
 #
 # Usage: tools/stress.sh [options] FORK_DIR
 #        tools/stress.sh --check-db=DB --expect=SPEC [--tools=DIR]
-#                        [--plan_min_levels=N]
+#                        [--plan_min_levels=N] [--shape=static|live]
 #   FORK_DIR       a tools/build_rocksdb_fork.sh work directory
 #                  (build-fork/rocksdb-<version>, with src/plugin/monkey)
 #   --policy=SPEC  a filter policy string to run (repeatable); default the
@@ -47,7 +47,11 @@
 #                  policy SPEC (with --tools=DIR holding ldb and sst_dump,
 #                  default FORK_DIR's build, else the ones on PATH), the
 #                  per-level plan checked in column families of N or more
-#                  non-empty levels (default 3; see check_filters.py)
+#                  non-empty levels (default 3; see check_filters.py), and
+#                  --shape the plan the policy followed (static: no shape
+#                  listener, as in db_stress, the last level num_levels - 1;
+#                  live: the deepest non-empty level; default: static if
+#                  the OPTIONS file says shape=static, else live)
 # Environment:
 #   JOBS=n         parallel compile jobs (default 2)
 #   NICE=n         niceness of builds and runs (default 19)
@@ -71,7 +75,7 @@ usage() {
 }
 
 policies=() modes=db_stress,blackbox,whitebox duration=20 out="" build_only=0
-check_db="" expect="" tools="" fork="" plan_min_levels=3 parallel=""
+check_db="" expect="" tools="" fork="" plan_min_levels=3 parallel="" shape=""
 for arg in "$@"; do
   case $arg in
     --policy=*) policies+=("${arg#--policy=}") ;;
@@ -86,6 +90,7 @@ for arg in "$@"; do
     --expect=*) expect=${arg#--expect=} ;;
     --tools=*) tools=${arg#--tools=} ;;
     --plan_min_levels=*) plan_min_levels=${arg#--plan_min_levels=} ;;
+    --shape=static | --shape=live) shape=${arg#--shape=} ;;
     -h | --help) usage ;;
     -*) say "unknown option '$arg'" && usage ;;
     *)
@@ -136,7 +141,8 @@ if [ -n "$check_db" ]; then
   [ -x "$ldb" ] && [ -x "$sst_dump" ] ||
     die "no ldb and sst_dump${tools:+ in $tools} (give --tools=DIR)"
   exec python3 "$checker" --ldb="$ldb" --sst_dump="$sst_dump" \
-    --db="$check_db" --expect="$expect" --plan_min_levels="$plan_min_levels"
+    --db="$check_db" --expect="$expect" --plan_min_levels="$plan_min_levels" \
+    ${shape:+"--shape=$shape"}
 fi
 [ -z "$expect" ] || die "--expect goes with --check-db"
 
@@ -303,7 +309,8 @@ run_policy() {
         # The database outlives the runs: check its final tree too.
         if [ -f "$db/CURRENT" ]; then
           python3 "$checker" --ldb="$ldb" --sst_dump="$sst_dump" --expect="$policy" \
-            --db="$db" --json="$dir/final.json" >"$dir/final.txt" 2>&1 || rc=1
+            --shape=static --db="$db" --json="$dir/final.json" \
+            >"$dir/final.txt" 2>&1 || rc=1
         fi
         ;;
       blackbox | whitebox)
@@ -340,6 +347,18 @@ run_policy() {
         # keeps them randomized.
         [ "$duration" -ge 100 ] ||
           size+=(--compaction_ttl=0 --periodic_compaction_seconds=0)
+        # No lazy wide-column reads where db_stress has them (RocksDB main,
+        # 11.9.0 at 1dfa729): the crash test turns them on in 2 runs of 5
+        # (lazy_entity_read_one_in 10 or 100), and with blob files on,
+        # MultiGetEntityLazy reads a blob with an IOOptions whose
+        # io_activity is not the thread's, and db_stress's env wrapper
+        # asserts (db_stress_env_wrapper.h:47). The same db_stress command
+        # without --filter_uri (stock Bloom) aborts the same way within
+        # 6 s, and runs 60 s clean with --lazy_entity_read_one_in=0: a
+        # RocksDB bug, not the policy's.
+        if grep -q 'lazy_entity_read_one_in' "$src/db_stress_tool/db_stress_gflags.cc"; then
+          size+=(--lazy_entity_read_one_in=0)
+        fi
         [ "$mode" = blackbox ] || size+=(--ops_per_thread=$((duration * 20))
           --random_kill_odd=$((duration * 50)))
         (cd "$dir" && TEST_TMPDIR=$dir/tmp nice -n "$nice_n" python3 \

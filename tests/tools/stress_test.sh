@@ -58,6 +58,19 @@ grow m7 'id=monkey;bits_per_key=7;shape=static'
 grow ribbon 'id=monkey;bits_per_key=10;filter=ribbon;shape=static'
 grow nolast 'id=monkey;bits_per_key=10;last_level_filter=false;shape=static'
 grow bloom bloomfilter:10
+# A tree whose deepest level is above the last (L6 of num_levels=7): with
+# dynamic level sizes off, 40,000 keys fill L1 to L3. db_stress's trees can
+# end so too (its CompactFiles writes to the level below its input, its
+# CompactRange with change_level moves files to a random level): seen on
+# 9.10.0, a column family of L0, L2 and L3 under last_level_filter=false.
+# The static plan gives L3 a filter (L3 is not the last level), which the
+# check must accept; a live plan's last level would be L3.
+"$grow_tree" --db="$tmp/shallow" \
+  --filter_uris='id=monkey;bits_per_key=10;last_level_filter=false;shape=static' \
+  --dynamic_levels=false --steps=40000 --write_buffer_size=65536 \
+  --max_bytes_for_level_base=262144 --target_file_size_base=65536 \
+  --probes=1000 >"$tmp/shallow.log" 2>&1 ||
+  fail "grow_tree shallow: $(tail -n 5 "$tmp/shallow.log")"
 check() { # DB SPEC: tools/stress.sh --check-db, output and status
   "$script" --check-db="$tmp/$1" --expect="$2" --tools="$tmp/tools" \
     --plan_min_levels=2 2>&1
@@ -99,6 +112,39 @@ out=$(check nolast 'id=monkey;bits_per_key=10;last_level_filter=false' || true)
 # (A small file moved down whole keeps its filter.)
 printf '%s\n' "$out" | awk '$1 == "L6" && 10 * $3 < $2 { ok = 1 } END { exit !ok }' ||
   fail "last_level_filter=false: a tenth or more of L6's files have filters: $out"
+
+# The shallow tree: L6, the static plan's last level, is empty, so its
+# deepest level is an upper one (every file filtered, as the plan says); as
+# a live plan's tree (--shape=live) the same files fail.
+passes shallow 'id=monkey;bits_per_key=10;last_level_filter=false' \
+  "static plan: the last level L6 is empty"
+out=$(check shallow 'id=monkey;bits_per_key=10;last_level_filter=false' || true)
+printf '%s\n' "$out" | awk '$1 ~ /^L[0-9]$/ && $1 != "L0" { n++; if ($2 != $3) bad = 1 }
+  END { exit !(n >= 2 && !bad) }' ||
+  fail "shallow: not 2 or more levels below L0, each file filtered: $out"
+if out=$("$script" --check-db="$tmp/shallow" --shape=live --tools="$tmp/tools" \
+  --expect='id=monkey;bits_per_key=10;last_level_filter=false' \
+  --plan_min_levels=2 2>&1); then
+  fail "shallow with --shape=live: check passed: $out"
+fi
+expect_in "shallow with --shape=live" "$out" "(last): files without a filter hold 0 of"
+# An ldb whose manifest_dump lists every file twice: a level would be
+# compared with itself; the check must refuse (exit 2), not compare.
+mkdir -p "$tmp/dup"
+{
+  echo '#!/bin/sh'
+  echo 'case "$*" in'
+  echo "  *manifest_dump*) \"$ldb\" \"\$@\" | awk '{ print } /^ *[0-9]+:[0-9]+\\[/ { print }' ;;"
+  echo "  *) exec \"$ldb\" \"\$@\" ;;"
+  echo 'esac'
+} >"$tmp/dup/ldb"
+chmod +x "$tmp/dup/ldb"
+ln -s "$sst_dump" "$tmp/dup/sst_dump"
+status=0
+out=$("$script" --check-db="$tmp/m7" --expect=monkey:7 --tools="$tmp/dup" 2>&1) ||
+  status=$?
+[ $status = 2 ] || fail "a file listed twice: exit $status, not 2: $out"
+expect_in "a file listed twice" "$out" "twice (column family"
 
 # What each check catches.
 refused m7 monkey:10 "OPTIONS has bits_per_key=7, expected 10"

@@ -9,6 +9,7 @@ OPTIONS file becomes no filter, and db_stress then falls back to its own
 
 Usage: check_filters.py --ldb=LDB --sst_dump=SST_DUMP --db=DB --expect=SPEC
                         [--json=FILE] [--plan_min_levels=N] [--allow_young]
+                        [--shape=static|live]
   LDB, SST_DUMP  RocksDB's ldb and sst_dump (any version that reads the DB)
   SPEC           the filter policy string the DB was meant to get:
                  monkey:B or id=monkey;bits_per_key=B;filter=...;
@@ -19,6 +20,13 @@ Usage: check_filters.py --ldb=LDB --sst_dump=SST_DUMP --db=DB --expect=SPEC
                  level holds L0's files, moved down whole with L0's filter)
   --allow_young  pass a database where no column family is that deep
                  (by default that fails: it cannot show the plan)
+  --shape=S      the plan the policy followed, for which level is the last:
+                 static (no shape listener fed the policy, as in db_stress
+                 and db_crashtest.py: RocksDB's tools attach none, so Monkey
+                 plans each file for its level of the OPTIONS file's
+                 num_levels, the last being num_levels - 1) or live (the
+                 deepest non-empty level is the last). Default: static when
+                 the OPTIONS file's policy says shape=static, else live.
 
 Reads: the DB's latest OPTIONS file (every column family's filter_policy),
 the live SST files per level (`ldb --hex manifest_dump`), each live file's
@@ -39,8 +47,8 @@ Checks, each a FAIL line and exit status 1 when it does not hold:
      < 5; a partitioned filter fails (its partitions are not read);
   4. per column family under leveled compaction (the OPTIONS file's
      compaction_style; universal and FIFO get checks 1-3 only) that has
-     --plan_min_levels non-empty levels, with L the
-     deepest non-empty level: every level
+     --plan_min_levels non-empty levels, with L the last level (--shape:
+     num_levels - 1, or the deepest non-empty level): every level
      above L has a filter for every file, and
      - last_level_filter=true (default): L's bits per key are fewer than
        every upper level's;
@@ -48,6 +56,12 @@ Checks, each a FAIL line and exit status 1 when it does not hold:
        most (> 50%) of L's entries (files moved down whole by a trivial
        move keep the filter they were built with) and L's filters, if any,
        have more bits per key than none: they are upper levels' filters.
+     Under the static plan L may be empty (db_stress's CompactFiles, to the
+     level below its input, and CompactRange with change_level can leave
+     the deepest data above num_levels - 1): then every non-empty level is
+     an upper level, every file must have a filter, and with
+     last_level_filter=true the deepest non-empty level's bits per key must
+     still be fewer than every level's above it.
 Exit status: 0 all checks passed, 1 a check failed, 2 bad usage or a tool
 failed (the message says which).
 """
@@ -108,10 +122,13 @@ def latest_options_file(db):
     return max(files, key=lambda f: int(f.rsplit("-", 1)[1]))
 
 
-def filter_policies(options_file):
+def filter_policies(options_file, num_levels=None):
     """({column family: filter_policy value}, {column family: compaction
-    style}) from an OPTIONS file."""
+    style}) from an OPTIONS file; fills num_levels ({column family:
+    num_levels}) when given."""
     policies, styles, cf, section = {}, {}, None, None
+    if num_levels is None:
+        num_levels = {}
     with open(options_file, errors="replace") as f:
         for line in f:
             line = line.strip()
@@ -125,6 +142,11 @@ def filter_policies(options_file):
                 continue
             elif section == "CFOptions" and line.startswith("compaction_style="):
                 styles[cf] = line[len("compaction_style="):]
+            elif section == "CFOptions" and line.startswith("num_levels="):
+                try:
+                    num_levels[cf] = int(line[len("num_levels="):])
+                except ValueError:
+                    pass
             elif section != "CFOptions" and line.startswith("filter_policy="):
                 policies[cf] = line[len("filter_policy="):]
     return policies, styles
@@ -162,7 +184,7 @@ def live_files(ldb, db):
     with open(os.path.join(db, "CURRENT")) as f:
         manifest = os.path.join(db, f.read().strip())
     out = run([ldb, "--db=" + db, "--hex", "manifest_dump", "--path=" + manifest])
-    cfs, cf, level = {}, None, None
+    cfs, cf, level, seen = {}, None, None, {}
     for line in out.splitlines():
         m = re.match(r'-+ Column family "(.*)"\s+\(ID \d+\) -+$', line)
         if m:
@@ -175,7 +197,15 @@ def live_files(ldb, db):
             continue
         m = re.match(r"\s*(\d+):(\d+)\[", line)
         if m and cf is not None and level is not None:
-            cfs[cf].setdefault(level, []).append(int(m.group(1)))
+            number = int(m.group(1))
+            if number in seen:
+                # A parse that lists one file twice would compare a level
+                # with itself; RocksDB's version builder refuses that tree.
+                die("ldb manifest_dump of %s lists file %d twice (column "
+                    "family '%s' L%d and '%s' L%d)"
+                    % (db, number, seen[number][0], seen[number][1], cf, level))
+            seen[number] = (cf, level)
+            cfs[cf].setdefault(level, []).append(number)
     if not cfs:
         die("ldb manifest_dump of %s lists no column family" % db)
     return cfs
@@ -292,6 +322,7 @@ def main():
     ap.add_argument("--json")
     ap.add_argument("--allow_young", action="store_true")
     ap.add_argument("--plan_min_levels", type=int, default=3)
+    ap.add_argument("--shape", choices=("static", "live"))
     args = ap.parse_args()
     want = parse_spec(args.expect)
     failures = []
@@ -325,7 +356,8 @@ def main():
                            "plan_checked": [], "no_options_file": True},
                           f, indent=1)
         return 0
-    policies, styles = filter_policies(options_file)
+    num_levels = {}
+    policies, styles = filter_policies(options_file, num_levels)
     if not policies:
         fail("%s names no filter_policy" % options_file)
     recorded = {}
@@ -353,6 +385,10 @@ def main():
     # 2-4. The live files.
     cfs = live_files(args.ldb, args.db)
     report = {"db": args.db, "expect": args.expect, "column_families": []}
+    shapes = {}
+    for cf in policies:
+        shape = args.shape or recorded.get(cf, {}).get("shape", "live").lower()
+        shapes[cf] = "static" if shape == "static" else "live"
     deepest_tree = 0
     plan_checked = []
     tables = table_properties(args.sst_dump, args.db)
@@ -419,7 +455,12 @@ def main():
             row["bits_per_key"] = (8.0 * row["filter_bytes"] / row["filter_entries"]
                                    if row["filter_entries"] else 0.0)
             rows.append(row)
-        report["column_families"].append({"name": cf, "levels": rows})
+        shape = shapes.get(cf, args.shape or "live")
+        last_level = (num_levels[cf] - 1 if shape == "static" and cf in num_levels
+                      else (rows[-1]["level"] if rows else None))
+        report["column_families"].append({"name": cf, "levels": rows,
+                                          "shape": shape,
+                                          "last_level": last_level})
         print("column family '%s':" % cf)
         print("  level  files  filtered    entries  filter KiB  bits/key  kinds")
         for r in rows:
@@ -444,14 +485,30 @@ def main():
                   % (len(rows), args.plan_min_levels))
             continue
         plan_checked.append(cf)
-        last, upper = rows[-1], rows[:-1]
+        if rows[-1]["level"] == last_level:
+            last, upper = rows[-1], rows[:-1]
+        else:
+            # The static plan's last level is empty: every level here was
+            # planned as an upper level, the deepest one too.
+            print("  (static plan: the last level L%d is empty; L%d and the "
+                  "levels above it are upper levels)" % (last_level, rows[-1]["level"]))
+            last, upper = None, rows
         for r in upper:
             if r["files_with_filter"] != r["files"]:
                 fail("column family '%s' L%d: %d of %d files have no filter "
                      "(only the last level may be without)"
                      % (cf, r["level"], r["files"] - r["files_with_filter"],
                         r["files"]))
-        if last_filter:
+        if last is None:
+            if last_filter:
+                deepest = rows[-1]
+                for r in rows[:-1]:
+                    if r["filter_entries"] and not r["bits_per_key"] > deepest["bits_per_key"]:
+                        fail("column family '%s': L%d has %.3f bits/key, not more "
+                             "than the deepest level L%d's %.3f"
+                             % (cf, r["level"], r["bits_per_key"], deepest["level"],
+                                deepest["bits_per_key"]))
+        elif last_filter:
             if last["files_with_filter"] != last["files"]:
                 fail("column family '%s' L%d (last): %d of %d files have no "
                      "filter, but last_level_filter is true"

@@ -34,8 +34,11 @@ printf '%d %s destroy=%d %s\n' "$n" "$(date +%s)" "$destroy" "$*" \
 if [ -n "$db" ] && [ -f "$db/CURRENT" ]; then
   # --allow_young: a young tree (every run after a destroy) is checked too;
   # tools/stress.sh asks for the per-level plan checked over the whole run.
+  # --shape=static: db_stress attaches no shape listener, so the policy
+  # plans every file from the static shape (the last level num_levels - 1).
   if ! python3 "$STRESS_CHECKER" --ldb="$STRESS_LDB" \
     --sst_dump="$STRESS_SST_DUMP" --expect="$STRESS_EXPECT" --allow_young \
+    --shape=static \
     --plan_min_levels="${STRESS_PLAN_MIN_LEVELS:-3}" \
     --db="$db" --json="$STRESS_LOG/check-$n.json" \
     >"$STRESS_LOG/check-$n.txt" 2>&1; then
@@ -43,6 +46,10 @@ if [ -n "$db" ] && [ -f "$db/CURRENT" ]; then
     # Kept for a look afterwards: db_crashtest.py removes the database
     # when its runs pass.
     cp -a "$db" "$STRESS_LOG/failed-db-$n" 2>/dev/null || true
+    # Where each live file was built and how it moved, from the info logs.
+    python3 "$(dirname "$STRESS_CHECKER")/file_origins.py" --ldb="$STRESS_LDB" \
+      --sst_dump="$STRESS_SST_DUMP" --db="$STRESS_LOG/failed-db-$n" \
+      >"$STRESS_LOG/failed-db-$n.origins.txt" 2>&1 || true
   fi
 fi
 exec "$STRESS_DB_STRESS" "$@"
