@@ -139,11 +139,11 @@ void ShapeListener::OnCompactionCompleted(
   // built with, where the projection had them rebuilt at the output
   // level's bits: the plan's band counts them at those bits until the next
   // refresh, which the drift of the jobs begun since brings (their keys
-  // were counted when the move began). Reading the tree at each one made
-  // a sequential load, where nearly every compaction is a trivial move, run
-  // at 0.53x Bloom's rate on the deep preset's tree (docs/design.md, "What
-  // a refresh costs"); in the simulation, waiting left Sigma FPR and the
-  // bits where reading at once had them.
+  // were counted when the move began). Reading the tree at each one ran a
+  // sequential load, where nearly every compaction is a trivial move, at
+  // 0.81x Bloom's rate on the deep preset's tree (0.94x now; docs/design.md,
+  // "What a refresh costs"); in the simulation, waiting left Sigma FPR and
+  // the bits where reading at once had them.
 }
 
 void ShapeListener::OnExternalFileIngested(
