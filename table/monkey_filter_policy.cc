@@ -290,6 +290,12 @@ MonkeyFilterPolicy::LivePlansOf(const std::string& column_family) const {
 void MonkeyFilterPolicy::UpdateLiveShape(
     const std::string& column_family,
     const std::vector<LiveLevel>& levels) const {
+  UpdateLiveShape(column_family, levels, LevelSizing());
+}
+
+void MonkeyFilterPolicy::UpdateLiveShape(const std::string& column_family,
+                                         const std::vector<LiveLevel>& levels,
+                                         const LevelSizing& sizing) const {
   if (options_.shape != MonkeyOptions::Shape::kLive) return;
   ++live_updates_;
   LivePlanOptions live_options;
@@ -301,6 +307,7 @@ void MonkeyFilterPolicy::UpdateLiveShape(
           ? Objective::kMemory
           : Objective::kSumFpr;
   live_options.max_sum_fpr = options_.max_sum_fpr;
+  live_options.sizing = sizing;
   LivePlan live;
   const bool usable = PlanLiveTree(levels, live_options, &live);
   auto plans = std::make_shared<LevelPlans>();

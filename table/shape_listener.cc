@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "monkey/util/level_sizing.h"
 #include "monkey/util/sst_file_name.h"
 #include "rocksdb/db.h"
 #include "rocksdb/metadata.h"
@@ -249,9 +250,29 @@ void ShapeListener::RefreshLocked(ROCKSDB_NAMESPACE::DB* db) {
   // Every column family with files or with a job in flight: the first
   // flush of an empty one is planned as the run it is about to make.
   for (const auto& [cf, cf_jobs] : jobs) files[cf];
+  // How the levels are sized, for the plan to see where a backlog drains
+  // (util/level_sizing.h). A DB* reaches only the default column family's
+  // options; the others are planned as they are.
+  const ROCKSDB_NAMESPACE::Options options = db->GetOptions();
   for (const auto& [cf, cf_files] : files) {
     const std::vector<LiveLevel> shape = ProjectLiveShape(cf_files, jobs[cf]);
-    policy_->UpdateLiveShape(cf, shape);
+    LevelSizing sizing;
+    if (cf == ROCKSDB_NAMESPACE::kDefaultColumnFamilyName &&
+        options.compaction_style == ROCKSDB_NAMESPACE::kCompactionStyleLevel) {
+      double bytes = 0, entries = 0;
+      for (const LiveFile& file : cf_files) {
+        if (file.entries > 0 && file.bytes > 0) {
+          bytes += file.bytes;
+          entries += file.entries;
+        }
+      }
+      sizing =
+          SizingInEntries(options.level_compaction_dynamic_level_bytes,
+                          static_cast<double>(options.max_bytes_for_level_base),
+                          options.max_bytes_for_level_multiplier,
+                          options.num_levels, bytes, entries);
+    }
+    policy_->UpdateLiveShape(cf, shape, sizing);
     drift_[cf].Published(shape, policy_->options().last_level_filter);
   }
 }

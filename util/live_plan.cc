@@ -5,6 +5,8 @@
 #include <cmath>
 #include <functional>
 
+#include "monkey/util/level_sizing.h"
+
 namespace monkey {
 namespace {
 
@@ -35,6 +37,32 @@ constexpr double kMaxCorrection = 0.10;
 constexpr double kMinLogLambda = -150;
 constexpr double kMaxLogLambda = 10;
 constexpr int kBisections = 40;
+// A last level whose files reach this share of lookups spans the key space,
+// as under random keys. Under sequential keys files hold stretches side by
+// side and move down whole: there is no backlog to plan for, only levels
+// of the same worth per key.
+constexpr double kSpansTheKeys = 0.99;
+
+// The keys the last level of `settled` (L0 folded in) will hold once the
+// backlog of `shape` drains, where the backlog ends there: under dynamic
+// sizing always; without it, not where the deepest level is itself past
+// its target and a young tree's next level is coming (its files are about
+// to be rewritten too). Where it spans the key space only: under
+// sequential keys files move down whole, side by side, and a key is worth
+// the same everywhere. Else the level's keys as they are.
+double DrainedLastLevel(const std::vector<LevelShape>& shape,
+                        const std::vector<LevelShape>& settled, size_t last,
+                        const LevelSizing& sizing) {
+  const double now = settled[last].entries;
+  if (!sizing.known() || settled[last].runs < kSpansTheKeys) return now;
+  std::vector<double> entries;
+  for (const LevelShape& level : shape) entries.push_back(level.entries);
+  const std::vector<double> drained = DrainedEntries(entries, sizing);
+  for (size_t i = last + 1; i < drained.size(); ++i) {
+    if (drained[i] > 0) return now;
+  }
+  return std::max(now, drained[last]);
+}
 
 }  // namespace
 
@@ -75,17 +103,39 @@ bool PlanLiveTree(const std::vector<LiveLevel>& levels,
   }
   const std::vector<FprModel> models =
       ModelsForLevels(options.filter, settled.size());
+  // The last level is priced for the keys on their way into it. A fast
+  // load leaves levels far past their targets, and RocksDB (7.x on) merges
+  // a backed-up L0 into the base level whole: for a while the tree is
+  // upside down, the last level a fraction of the levels above it. Planned
+  // as it is, the last level's new files get a small level's bits, and
+  // they stay: once the backlog has drained, the last level holds most of
+  // the keys at too many bits, and the levels above, rewritten since, make
+  // up for it with too few. A fast bulk load with dynamic sizing on
+  // settled at 1.13x the optimum's Sigma FPR that way (docs/design.md,
+  // "Backlogs"). So the last level is priced as the level it drains to
+  // (level_sizing.h), at the same price as the others; the levels above
+  // are planned as they are, for the short while their files live there.
+  size_t last = 0;
+  for (size_t i = 1; i < n; ++i) {
+    if (settled[i].entries > 0) last = i;
+  }
+  const double last_entries =
+      last > 0 ? DrainedLastLevel(live.shape, settled, last, options.sizing)
+               : 0;
   // Millibits per level at price lambda (expected false positives saved
   // per bit and key at the margin): L1 and below at the bits the optimum
-  // gives a run of the settled level's size and reach; each L0 file at what
-  // a run of its own size and reach is worth. Indexed like the live shape.
+  // gives a run of the settled level's size and reach (the last level's
+  // size once drained); each L0 file at what a run of its own size and
+  // reach is worth. Indexed like the live shape.
   auto bits_at = [&](double log_lambda) {
     const double lambda = std::exp(log_lambda);
     std::vector<int> millibits(n, 0);
     for (size_t i = 0; i < n; ++i) {
       const LevelShape& level = i == 0 ? live.shape[0] : settled[i];
       if (level.filtered && level.runs > 0) {
-        millibits[i] = PlanRun(level.entries, level.runs, lambda, models[i]);
+        const double entries =
+            i == last && last > 0 ? last_entries : level.entries;
+        millibits[i] = PlanRun(entries, level.runs, lambda, models[i]);
       }
     }
     return millibits;

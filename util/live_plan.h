@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "monkey/util/filter_fpr_model.h"
+#include "monkey/util/level_sizing.h"
 #include "monkey/util/live_shape.h"
 #include "monkey/util/monkey_bpk.h"
 
@@ -26,6 +27,11 @@ struct LivePlanOptions {
   // Objective::kMemory's target; 0: the Sigma FPR that uniform bits_per_key
   // gives the same live tree with the same filters.
   double max_sum_fpr = 0;
+  // How RocksDB sizes this column family's levels. Known, the last level's
+  // new files are planned for the keys on their way into it: after a fast
+  // load a level far past its target drains there, and the last level's
+  // files stay. Unknown, every level is planned as it is.
+  LevelSizing sizing;
 };
 
 struct LivePlan {

@@ -96,6 +96,7 @@ struct MonkeyOptions {
 // One level of a live tree, as the listener reports it (its definition is
 // internal to the library).
 struct LiveLevel;
+struct LevelSizing;
 
 class MonkeyFilterPolicy : public ROCKSDB_NAMESPACE::FilterPolicy {
  public:
@@ -155,8 +156,12 @@ class MonkeyFilterPolicy : public ROCKSDB_NAMESPACE::FilterPolicy {
   // Publishes a column family's live shape; files built from now on use its
   // plan. Thread-safe against concurrent filter building. An empty tree
   // (no entries) withdraws the live plan.
+  // `sizing` is how RocksDB sizes the column family's levels, if known.
   void UpdateLiveShape(const std::string& column_family,
                        const std::vector<LiveLevel>& levels) const;
+  void UpdateLiveShape(const std::string& column_family,
+                       const std::vector<LiveLevel>& levels,
+                       const LevelSizing& sizing) const;
   // The live shape last published for a column family; empty if none.
   std::vector<LiveLevel> LiveShapeOf(const std::string& column_family) const;
 

@@ -126,6 +126,54 @@ TEST(LivePlanTest, ALevelsOverspendIsNotTakenFromTheOthers) {
   EXPECT_EQ(Bits(overspent, 6), Bits(fresh, 6));
 }
 
+// A fast load with dynamic sizing on leaves the tree upside down: RocksDB
+// merged a backed-up L0 into L4, which now holds four times the last
+// level's keys (the 1 MiB matrix cell of docs/design.md, "Backlogs"). The
+// last level's new files are priced as the level it drains to -- 490,000
+// keys once L4 and L5 are back within their targets -- not as the small
+// level it is for now; the levels above as they are. Without the sizing
+// the plan cannot tell, and plans the levels as they are.
+TEST(LivePlanTest, ABacklogIsPlannedForTheLevelItDrainsTo) {
+  const std::vector<LiveLevel> upside_down = {
+      {0, 0}, {0, 0}, {0, 0}, {0, 0}, {360000, 1}, {30000, 1}, {100000, 1}};
+  LivePlanOptions options;
+  options.bits_per_key = 8;
+  LivePlan as_is;
+  ASSERT_TRUE(PlanLiveTree(upside_down, options, &as_is));
+  options.sizing.dynamic = true;
+  options.sizing.base_level_entries = 9000;
+  options.sizing.multiplier = 6;
+  options.sizing.num_levels = 7;
+  LivePlan backlog;
+  ASSERT_TRUE(PlanLiveTree(upside_down, options, &backlog));
+  const std::vector<double> drained =
+      DrainedEntries({0, 0, 0, 0, 360000, 30000, 100000}, options.sizing);
+  EXPECT_GT(drained[6], 400000);
+  // The last level gets what a level of its drained size gets at the price
+  // the levels above are planned at.
+  const FprModel bloom = ModelForLevel(FilterChoice::kBloom, 6);
+  EXPECT_EQ(backlog.plan.levels[6].millibits_per_key,
+            PlanRun(drained[6], 1, backlog.plan.lambda, bloom));
+  EXPECT_LT(Bits(backlog, 6), Bits(as_is, 6) - 1);
+  EXPECT_LT(Bits(backlog, 6), 8);
+  // The budget holds on the tree as it is; the levels above get more.
+  EXPECT_NEAR(backlog.new_file_budget, 8, 0.01);
+  EXPECT_GT(Bits(backlog, 4), Bits(as_is, 4));
+  // A tree with no backlog is planned the same either way.
+  const std::vector<LiveLevel> settled = {
+      {0, 0}, {0, 0}, {0, 0}, {0, 0}, {8000, 1}, {50000, 1}, {300000, 1}};
+  LivePlan plain, sized;
+  options.sizing = LevelSizing();
+  ASSERT_TRUE(PlanLiveTree(settled, options, &plain));
+  options.sizing.dynamic = true;
+  options.sizing.base_level_entries = 9000;
+  options.sizing.multiplier = 6;
+  ASSERT_TRUE(PlanLiveTree(settled, options, &sized));
+  for (int level = 4; level <= 6; ++level) {
+    EXPECT_EQ(Bits(sized, level), Bits(plain, level)) << "L" << level;
+  }
+}
+
 // Outside the band the price moves, in the direction that brings L1 and
 // below back, and by no more than 10% of the budget.
 TEST(LivePlanTest, TheBudgetIsHeldOutsideTheBand) {
@@ -388,6 +436,48 @@ TEST(LivePlanSimulationTest, AFastLoadKeepsTheUpperLevelsFed) {
       EXPECT_EQ(Violation(p), "");
     }
   }
+}
+
+// Fast bulk loads into a tree with dynamic sizing on, the compactions one
+// memtable's keys per memtable written behind (speed 1) or two: RocksDB
+// 7.x merges the backed-up L0 into the base level whole, the tree turns
+// upside down, and then drains into the last level. The sizes are the
+// 1 MiB row of grow_tree's matrix (9,000 keys of 116 bytes per memtable,
+// base level 1-4x the memtable, T = 6, 8, 10, 64 memtables, 8 bits/key).
+// Once settled every path is within 1.10x of the optimum for its shape and
+// bytes, and within 5% of the budget. Planned without the sizing (the
+// levels as they are), the last level's files were priced as the small
+// level it was mid-load, and two paths settled at 1.126x and 1.128x (the
+// real DB's cell: 1.10-1.16x). Mid-load, planning the last level for what
+// drains into it costs the upside-down tree: up to 1.35x its optimum here
+// (1.22x planned as it is), which the bound of the steps (1.25x) does not
+// hold at speed 1; docs/design.md has the figures.
+TEST(LivePlanSimulationTest, AFastLoadSettlesNearTheOptimum) {
+  int paths = 0;
+  double worst = 0;
+  for (double speed : {1.0, 2.0}) {
+    for (double ratio : {6.0, 8.0, 10.0}) {
+      for (double base : {1.0, 2.0, 4.0}) {
+        Path p;
+        p.sim.memtable_keys = 9000;
+        p.sim.file_keys = 9000;
+        p.sim.base_level_keys = base * 9000;
+        p.sim.size_ratio = ratio;
+        p.sim.dynamic = true;
+        p.sim.compaction_speed = speed;
+        p.sim.refresh_drift = ShapeDrift::kDefaultTolerance;
+        p.memtables = 64;
+        p.plan.bits_per_key = 8;
+        const SimSnapshot end = Simulate(p).back();
+        ASSERT_TRUE(end.settled);
+        EXPECT_LE(end.ratio(), 1.10) << Describe(p);
+        EXPECT_LE(std::fabs(end.bits_per_key / 8 - 1), 0.05) << Describe(p);
+        worst = std::max(worst, end.ratio());
+        ++paths;
+      }
+    }
+  }
+  printf("%d fast loads, worst settled ratio %.3f\n", paths, worst);
 }
 
 // The listener re-plans only when the tree has drifted (util/shape_drift.h),

@@ -1,9 +1,10 @@
 // A synthetic leveled LSM-tree that grows under a write load, for testing the
 // live plan (util/live_plan.h) without RocksDB: files are created by flushes
-// and rewritten by compactions with RocksDB's leveled rules (L0 score by
-// files, level targets with or without dynamic level sizing, the fullest
-// level compacted first, one file at a time into the overlapping files
-// below, trivial moves where nothing overlaps), and each new file gets the
+// and rewritten by compactions with RocksDB's leveled rules as 7.8.3 to
+// 11.x have them (level targets with or without dynamic level sizing,
+// util/level_sizing.h; ComputeCompactionScore's scores, the highest
+// compacted first, one file at a time into the overlapping files below,
+// trivial moves where nothing overlaps), and each new file gets the
 // bits the live plan gives its level at that moment, exactly as the
 // listener and the policy feed it. The tree's Sigma FPR comes from the FPR
 // model, so one growth path runs in milliseconds and has no sampling noise.
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "monkey/util/filter_fpr_model.h"
+#include "monkey/util/level_sizing.h"
 #include "monkey/util/live_plan.h"
 #include "monkey/util/live_shape.h"
 #include "monkey/util/shape_drift.h"
@@ -45,6 +47,9 @@ struct SimOptions {
   // that ShapeDrift(refresh_drift) finds the tree has drifted for, and at
   // the first flush.
   double refresh_drift = 0;
+  // The plan is told how the levels are sized (LivePlanOptions::sizing), as
+  // the listener tells it from the DB's options.
+  bool feed_sizing = true;
   uint64_t seed = 1;
 };
 
