@@ -147,6 +147,7 @@ int AverageMillibits(const MonkeyOptions& options, int level) {
 struct MonkeyFilterPolicy::LevelPlans {
   bool live = false;
   std::vector<LiveLevel> reported;  // live: the shape as the listener gave it
+  LevelSizing sizing;               // live: how the listener said it is sized
   double bits_per_key = 0;          // the budget this plan spends
   std::vector<LevelShape> shape;
   Plan plan;
@@ -313,6 +314,7 @@ void MonkeyFilterPolicy::UpdateLiveShape(const std::string& column_family,
   auto plans = std::make_shared<LevelPlans>();
   plans->live = true;
   plans->reported = levels;
+  plans->sizing = sizing;
   plans->bits_per_key = live.new_file_budget;
   plans->shape = std::move(live.shape);
   plans->plan = std::move(live.plan);
@@ -328,6 +330,12 @@ std::vector<LiveLevel> MonkeyFilterPolicy::LiveShapeOf(
     const std::string& column_family) const {
   std::shared_ptr<const LevelPlans> plans = LivePlansOf(column_family);
   return plans == nullptr ? std::vector<LiveLevel>() : plans->reported;
+}
+
+LevelSizing MonkeyFilterPolicy::LiveSizingOf(
+    const std::string& column_family) const {
+  std::shared_ptr<const LevelPlans> plans = LivePlansOf(column_family);
+  return plans == nullptr ? LevelSizing() : plans->sizing;
 }
 
 int MonkeyFilterPolicy::MillibitsForLevel(

@@ -43,16 +43,22 @@ constexpr int kBisections = 40;
 // of the same worth per key.
 constexpr double kSpansTheKeys = 0.99;
 
-// The keys the last level of `settled` (L0 folded in) will hold once the
-// backlog of `shape` drains, where the backlog ends there: under dynamic
-// sizing always; without it, not where the deepest level is itself past
-// its target and a young tree's next level is coming (its files are about
-// to be rewritten too). Where it spans the key space only: under
-// sequential keys files move down whole, side by side, and a key is worth
-// the same everywhere. Else the level's keys as they are.
-double DrainedLastLevel(const std::vector<LevelShape>& shape,
-                        const std::vector<LevelShape>& settled, size_t last,
-                        const LevelSizing& sizing) {
+// The size the last level of `settled` (L0 folded in) is planned at: the
+// geometric mean of its keys now and once the backlog of `shape` has
+// drained into it. A file built there now is read in two trees: the one
+// draining now, in which its level is small, and the drained one, in which
+// it holds most of the keys; its best bits differ between them by
+// log(drained / now) / ln(2)^2. Planned for either alone it loses in the
+// other, and halfway in bits -- a level of the geometric mean of the two
+// sizes -- measured best in both (docs/design.md, "Backlogs"). Only where
+// the backlog ends in this level: under dynamic sizing always; without it,
+// not where the deepest level is itself past its target and a young tree's
+// next level is coming (its files are about to be rewritten too). And only
+// where it spans the key space: under sequential keys files move down
+// whole, side by side, and a key is worth the same everywhere.
+double PlannedLastLevelEntries(const std::vector<LevelShape>& shape,
+                               const std::vector<LevelShape>& settled,
+                               size_t last, const LevelSizing& sizing) {
   const double now = settled[last].entries;
   if (!sizing.known() || settled[last].runs < kSpansTheKeys) return now;
   std::vector<double> entries;
@@ -61,7 +67,7 @@ double DrainedLastLevel(const std::vector<LevelShape>& shape,
   for (size_t i = last + 1; i < drained.size(); ++i) {
     if (drained[i] > 0) return now;
   }
-  return std::max(now, drained[last]);
+  return std::sqrt(now * std::max(now, drained[last]));
 }
 
 }  // namespace
@@ -110,23 +116,25 @@ bool PlanLiveTree(const std::vector<LiveLevel>& levels,
   // as it is, the last level's new files get a small level's bits, and
   // they stay: once the backlog has drained, the last level holds most of
   // the keys at too many bits, and the levels above, rewritten since, make
-  // up for it with too few. A fast bulk load with dynamic sizing on
-  // settled at 1.13x the optimum's Sigma FPR that way (docs/design.md,
-  // "Backlogs"). So the last level is priced as the level it drains to
-  // (level_sizing.h), at the same price as the others; the levels above
-  // are planned as they are, for the short while their files live there.
+  // up for it with too few. Fast bulk loads with dynamic sizing on settled
+  // at up to 1.16x the optimum's Sigma FPR that way (docs/design.md,
+  // "Backlogs"). So the last level is priced between the level it is and
+  // the level it drains to (PlannedLastLevelEntries), at the same price as the
+  // others; the levels above are planned as they are, for the short while
+  // their files live there.
   size_t last = 0;
   for (size_t i = 1; i < n; ++i) {
     if (settled[i].entries > 0) last = i;
   }
   const double last_entries =
-      last > 0 ? DrainedLastLevel(live.shape, settled, last, options.sizing)
-               : 0;
+      last > 0
+          ? PlannedLastLevelEntries(live.shape, settled, last, options.sizing)
+          : 0;
   // Millibits per level at price lambda (expected false positives saved
   // per bit and key at the margin): L1 and below at the bits the optimum
   // gives a run of the settled level's size and reach (the last level's
-  // size once drained); each L0 file at what a run of its own size and
-  // reach is worth. Indexed like the live shape.
+  // as PlannedLastLevelEntries has it); each L0 file at what a run of its own
+  // size and reach is worth. Indexed like the live shape.
   auto bits_at = [&](double log_lambda) {
     const double lambda = std::exp(log_lambda);
     std::vector<int> millibits(n, 0);

@@ -164,6 +164,8 @@ class MonkeyFilterPolicy : public ROCKSDB_NAMESPACE::FilterPolicy {
                        const LevelSizing& sizing) const;
   // The live shape last published for a column family; empty if none.
   std::vector<LiveLevel> LiveShapeOf(const std::string& column_family) const;
+  // The level sizing published with it; unknown if none.
+  LevelSizing LiveSizingOf(const std::string& column_family) const;
 
   struct LevelPlans;
   ROCKSDB_NAMESPACE::Status Replan();

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "monkey/monkey_filter_policy.h"
+#include "monkey/util/level_sizing.h"
 #include "monkey/util/live_shape.h"
 
 namespace monkey {
@@ -20,6 +21,10 @@ class MonkeyFilterPolicyPeer {
   static std::vector<LiveLevel> LiveShapeOf(const MonkeyFilterPolicy& policy,
                                             const std::string& column_family) {
     return policy.LiveShapeOf(column_family);
+  }
+  static LevelSizing LiveSizingOf(const MonkeyFilterPolicy& policy,
+                                  const std::string& column_family) {
+    return policy.LiveSizingOf(column_family);
   }
   // How many live shapes the policy has been given.
   static uint64_t LiveUpdates(const MonkeyFilterPolicy& policy) {

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "monkey/install.h"
+#include "monkey/rocksdb_compat.h"
 #include "monkey/tests/table/policy_peer.h"
 #include "monkey/tests/test_util.h"
 #include "rocksdb/db.h"
@@ -470,6 +471,64 @@ TEST(ShapeListenerTest, SeesTheWholeShapeAfterReopen) {
   for (const auto& [level, n] : entries) {
     ASSERT_LT(static_cast<size_t>(level), shape.size());
     EXPECT_EQ(shape[level].entries, n) << "L" << level;
+  }
+}
+
+// The listener tells the plan how RocksDB sizes the default column
+// family's levels, in keys at the tree's bytes per key, so that it can see
+// where a backlog drains (util/level_sizing.h). Other column families'
+// options are out of a DB*'s reach: their sizing stays unknown.
+TEST(ShapeListenerTest, PublishesTheDefaultColumnFamilysLevelSizing) {
+  test::TempDir dir;
+  ROCKSDB_NAMESPACE::Options options = test::SmallTreeOptions(
+      /*write_buffer_kib=*/256, /*target_file_kib=*/128,
+      /*level_base_kib=*/512, /*dynamic_level_bytes=*/true);
+  options.num_levels = 6;
+  options.max_bytes_for_level_multiplier = 8;
+  options.create_missing_column_families = true;
+  ASSERT_TRUE(Install("monkey:8", &options).ok());
+  std::vector<ROCKSDB_NAMESPACE::ColumnFamilyDescriptor> families = {
+      {ROCKSDB_NAMESPACE::kDefaultColumnFamilyName, options},
+      {"other", options}};
+  std::vector<ROCKSDB_NAMESPACE::ColumnFamilyHandle*> handles;
+  std::unique_ptr<ROCKSDB_NAMESPACE::DB> db;
+  ASSERT_TRUE(OpenDB(options, dir.path(), families, &handles, &db).ok());
+  const std::string value(48, 'v');
+  for (auto* handle : handles) {
+    for (int i = 0; i < 20000; ++i) {
+      ASSERT_TRUE(
+          db->Put(ROCKSDB_NAMESPACE::WriteOptions(), handle, Key(i), value)
+              .ok());
+    }
+    ASSERT_TRUE(db->Flush(ROCKSDB_NAMESPACE::FlushOptions(), handle).ok());
+  }
+  RefreshShape(db.get());
+  const auto* monkey =
+      options.table_factory
+          ->GetOptions<ROCKSDB_NAMESPACE::BlockBasedTableOptions>()
+          ->filter_policy->CheckedCast<MonkeyFilterPolicy>();
+  std::vector<ROCKSDB_NAMESPACE::LiveFileMetaData> files;
+  db->GetLiveFilesMetaData(&files);
+  double bytes = 0, entries = 0;
+  for (const auto& f : files) {
+    if (f.column_family_name != ROCKSDB_NAMESPACE::kDefaultColumnFamilyName) {
+      continue;
+    }
+    bytes += static_cast<double>(f.size);
+    entries += static_cast<double>(f.num_entries);
+  }
+  ASSERT_GT(entries, 0);
+  const LevelSizing sizing = MonkeyFilterPolicyPeer::LiveSizingOf(
+      *monkey, ROCKSDB_NAMESPACE::kDefaultColumnFamilyName);
+  ASSERT_TRUE(sizing.known());
+  EXPECT_TRUE(sizing.dynamic);
+  EXPECT_EQ(sizing.num_levels, 6);
+  EXPECT_EQ(sizing.multiplier, 8);
+  EXPECT_NEAR(sizing.base_level_entries, (512 << 10) * entries / bytes, 1e-6);
+  EXPECT_FALSE(MonkeyFilterPolicyPeer::LiveSizingOf(*monkey, "other").known());
+  EXPECT_FALSE(MonkeyFilterPolicyPeer::LiveShapeOf(*monkey, "other").empty());
+  for (auto* handle : handles) {
+    ASSERT_TRUE(db->DestroyColumnFamilyHandle(handle).ok());
   }
 }
 
