@@ -5,8 +5,6 @@
 #include <cmath>
 #include <functional>
 
-#include "monkey/util/level_sizing.h"
-
 namespace monkey {
 namespace {
 
@@ -119,9 +117,9 @@ bool PlanLiveTree(const std::vector<LiveLevel>& levels,
   // up for it with too few. Fast bulk loads with dynamic sizing on settled
   // at up to 1.16x the optimum's Sigma FPR that way (docs/design.md,
   // "Backlogs"). So the last level is priced between the level it is and
-  // the level it drains to (PlannedLastLevelEntries), at the same price as the
-  // others; the levels above are planned as they are, for the short while
-  // their files live there.
+  // the level it drains to (PlannedLastLevelEntries), at the same price as
+  // the others; the levels above are planned as they are, for the short
+  // while their files live there.
   size_t last = 0;
   for (size_t i = 1; i < n; ++i) {
     if (settled[i].entries > 0) last = i;
@@ -133,8 +131,8 @@ bool PlanLiveTree(const std::vector<LiveLevel>& levels,
   // Millibits per level at price lambda (expected false positives saved
   // per bit and key at the margin): L1 and below at the bits the optimum
   // gives a run of the settled level's size and reach (the last level's
-  // as PlannedLastLevelEntries has it); each L0 file at what a run of its own
-  // size and reach is worth. Indexed like the live shape.
+  // size as PlannedLastLevelEntries has it); each L0 file at what a run of
+  // its own size and reach is worth. Indexed like the live shape.
   auto bits_at = [&](double log_lambda) {
     const double lambda = std::exp(log_lambda);
     std::vector<int> millibits(n, 0);

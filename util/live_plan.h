@@ -28,9 +28,10 @@ struct LivePlanOptions {
   // gives the same live tree with the same filters.
   double max_sum_fpr = 0;
   // How RocksDB sizes this column family's levels. Known, the last level's
-  // new files are planned for the keys on their way into it: after a fast
-  // load a level far past its target drains there, and the last level's
-  // files stay. Unknown, every level is planned as it is.
+  // new files are planned between its keys now and its keys once a backlog
+  // has drained into it: after a fast load a level far past its target
+  // drains there, and the last level's files stay. Unknown, every level is
+  // planned as it is.
   LevelSizing sizing;
 };
 
