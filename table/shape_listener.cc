@@ -36,6 +36,26 @@ double InputEntries(const ROCKSDB_NAMESPACE::CompactionJobInfo& info,
   return static_cast<double>(props->second->num_entries);
 }
 
+// How RocksDB sizes the levels of a column family with `options`, in keys
+// at the bytes per key of its `files`; unknown outside leveled compaction.
+LevelSizing SizingOf(const ROCKSDB_NAMESPACE::Options& options,
+                     const std::vector<LiveFile>& files) {
+  if (options.compaction_style != ROCKSDB_NAMESPACE::kCompactionStyleLevel) {
+    return LevelSizing();
+  }
+  double bytes = 0, entries = 0;
+  for (const LiveFile& file : files) {
+    if (file.entries > 0 && file.bytes > 0) {
+      bytes += file.bytes;
+      entries += file.entries;
+    }
+  }
+  return SizingInEntries(options.level_compaction_dynamic_level_bytes,
+                         static_cast<double>(options.max_bytes_for_level_base),
+                         options.max_bytes_for_level_multiplier,
+                         options.num_levels, bytes, entries);
+}
+
 }  // namespace
 
 void EraseShapeListeners(
@@ -250,27 +270,14 @@ void ShapeListener::RefreshLocked(ROCKSDB_NAMESPACE::DB* db) {
   // Every column family with files or with a job in flight: the first
   // flush of an empty one is planned as the run it is about to make.
   for (const auto& [cf, cf_jobs] : jobs) files[cf];
-  // How the levels are sized, for the plan to see where a backlog drains
-  // (util/level_sizing.h). A DB* reaches only the default column family's
-  // options; the others are planned as they are.
-  const ROCKSDB_NAMESPACE::Options options = db->GetOptions();
   for (const auto& [cf, cf_files] : files) {
     const std::vector<LiveLevel> shape = ProjectLiveShape(cf_files, jobs[cf]);
+    // How the levels are sized, for the plan to see where a backlog drains
+    // (util/level_sizing.h). A DB* reaches only the default column family's
+    // options; the others are planned as they are.
     LevelSizing sizing;
-    if (cf == ROCKSDB_NAMESPACE::kDefaultColumnFamilyName &&
-        options.compaction_style == ROCKSDB_NAMESPACE::kCompactionStyleLevel) {
-      double bytes = 0, entries = 0;
-      for (const LiveFile& file : cf_files) {
-        if (file.entries > 0 && file.bytes > 0) {
-          bytes += file.bytes;
-          entries += file.entries;
-        }
-      }
-      sizing =
-          SizingInEntries(options.level_compaction_dynamic_level_bytes,
-                          static_cast<double>(options.max_bytes_for_level_base),
-                          options.max_bytes_for_level_multiplier,
-                          options.num_levels, bytes, entries);
+    if (cf == ROCKSDB_NAMESPACE::kDefaultColumnFamilyName) {
+      sizing = SizingOf(db->GetOptions(), cf_files);
     }
     policy_->UpdateLiveShape(cf, shape, sizing);
     drift_[cf].Published(shape, policy_->options().last_level_filter);

@@ -69,6 +69,15 @@ std::vector<double> LevelTargets(const std::vector<double>& entries,
   return target;
 }
 
+int BaseLevel(const std::vector<double>& targets) {
+  int base = 1;
+  while (base + 1 < static_cast<int>(targets.size()) &&
+         !(targets[base] < kInfinity)) {
+    ++base;
+  }
+  return base;
+}
+
 std::vector<double> DrainedEntries(const std::vector<double>& entries,
                                    const LevelSizing& sizing) {
   std::vector<double> drained = entries;
@@ -76,12 +85,7 @@ std::vector<double> DrainedEntries(const std::vector<double>& entries,
   if (!sizing.known() || drained.size() < 2) return drained;
   for (int pass = 0; pass < kDrainPasses; ++pass) {
     const std::vector<double> target = LevelTargets(drained, sizing);
-    // L0 goes to the base level: the first level with a target, or the last.
-    int base = 1;
-    while (base + 1 < static_cast<int>(drained.size()) &&
-           !(target[base] < kInfinity)) {
-      ++base;
-    }
+    const int base = BaseLevel(target);
     bool moved = drained[0] > 0;
     drained[base] += drained[0];
     drained[0] = 0;

@@ -39,6 +39,10 @@ LevelSizing SizingInEntries(bool dynamic, double base_level_bytes,
 std::vector<double> LevelTargets(const std::vector<double>& entries,
                                  const LevelSizing& sizing);
 
+// The level L0 compacts into, for `targets` from LevelTargets: the first
+// below L0 with a target, else the last.
+int BaseLevel(const std::vector<double>& targets);
+
 // The tree `entries` drains to once compactions catch up with no new
 // writes: L0 into the base level, and every level past its target passing
 // the excess to the one below, the targets re-set as the levels move (under

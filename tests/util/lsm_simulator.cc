@@ -48,7 +48,7 @@ LevelSizing SizingOf(const SimOptions& sim) {
 LsmSimulator::LsmSimulator(const SimOptions& sim, const LivePlanOptions& plan)
     : sim_(sim),
       plan_options_(plan),
-      planner_([plan, sizing = sim.feed_sizing ? SizingOf(sim) : LevelSizing()](
+      planner_([plan, sizing = SizingOf(sim)](
                    const std::vector<LiveLevel>& levels, LivePlan* out) {
         LivePlanOptions options = plan;
         options.sizing = sizing;
@@ -121,16 +121,7 @@ std::vector<double> LsmSimulator::LevelTargets() const {
 bool LsmSimulator::PickCompaction(Job* job) const {
   const int n = sim_.num_levels;
   const std::vector<double> target = LevelTargets();
-  int base = 1;
-  if (sim_.dynamic) {
-    base = n - 1;
-    for (int l = 1; l < n; ++l) {
-      if (target[l] < kInfinity) {
-        base = l;
-        break;
-      }
-    }
-  }
+  const int base = BaseLevel(target);
   // Scores of what is not already being compacted, after RocksDB's
   // ComputeCompactionScore (7.8.3 to 11.x). L0 scores its files over the
   // trigger and, without dynamic sizing, its keys over the base level's;

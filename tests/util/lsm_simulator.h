@@ -47,9 +47,6 @@ struct SimOptions {
   // that ShapeDrift(refresh_drift) finds the tree has drifted for, and at
   // the first flush.
   double refresh_drift = 0;
-  // The plan is told how the levels are sized (LivePlanOptions::sizing), as
-  // the listener tells it from the DB's options.
-  bool feed_sizing = true;
   uint64_t seed = 1;
 };
 
