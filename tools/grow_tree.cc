@@ -40,6 +40,7 @@
 #include "monkey/monkey_filter_policy.h"
 #include "monkey/rocksdb_compat.h"
 #include "monkey/util/filter_fpr_model.h"
+#include "monkey/util/held_budget.h"
 #include "monkey/util/monkey_bpk.h"
 #include "nlohmann/json.hpp"
 #include "rocksdb/db.h"
@@ -170,6 +171,13 @@ struct Step {
   double uniform = 0;
   std::vector<double> level_bits;
   std::vector<double> optimum_level_bits;  // the optimum's plan
+  // The live shape measured and its filters' models, for HeldBudgetRatio.
+  std::vector<monkey::LevelShape> shape;
+  std::vector<monkey::FprModel> models;
+  // At a mid-load step over the budget: the least Sigma FPR any bits for
+  // L0's files reach with the levels below as built and the tree held to
+  // the budget's bound, over the optimum at those bytes (0 elsewhere).
+  double held_budget_ratio = 0;
   double ratio() const { return optimum > 0 ? sum_fpr / optimum : 0; }
 };
 
@@ -273,6 +281,8 @@ Step Measure(ROCKSDB_NAMESPACE::DB* db,
       ChoiceOf(table->filter_policy.get()), live.size());
   const monkey::Plan optimum =
       monkey::PlanBitsPerKey(live, step.realized, models);
+  step.shape = live;
+  step.models = models;
   step.optimum = optimum.sum_fpr;
   const auto* monkey_policy =
       table->filter_policy == nullptr
@@ -398,7 +408,8 @@ nlohmann::json StepJson(const Step& s, double budget) {
           {"sum_fpr", s.sum_fpr},
           {"optimum_sum_fpr", s.optimum},
           {"uniform_sum_fpr", s.uniform},
-          {"ratio", s.ratio()}};
+          {"ratio", s.ratio()},
+          {"held_budget_ratio", s.held_budget_ratio}};
 }
 
 int RunSingle(const std::vector<uint64_t>& steps) {
@@ -452,6 +463,20 @@ constexpr double kMaxLiveOverStaticFpr = 1.05;
 // next to none.
 constexpr double kMinStaticFalsePositives = 30;
 
+// The least Sigma FPR a step could have had with its budget held, over the
+// optimum at that budget: L0's files at whatever bits keep the tree within
+// `max_bits_per_key`, the levels below as built (their files are sunk).
+// Over kMaxStepRatio, no choice of L0's bits at that moment meets both the
+// budget's bound and the step's.
+double HeldBudgetRatio(const Step& s, double max_bits_per_key) {
+  if (s.shape.empty()) return 0;
+  const monkey::HeldBudget held = monkey::HoldBudgetWithL0(
+      s.shape, s.level_bits, max_bits_per_key, s.models);
+  const double optimum =
+      monkey::PlanBitsPerKey(s.shape, max_bits_per_key, s.models).sum_fpr;
+  return optimum > 0 ? held.sum_fpr / optimum : 0;
+}
+
 int RunMatrix() {
   const double entry_bytes = FLAGS_key_size + FLAGS_value_size;
   const std::string live_uri = FLAGS_matrix_filter_uri + ";shape=live";
@@ -493,8 +518,7 @@ int RunMatrix() {
                      memtable.c_str(), multiple.c_str(), ratio.c_str(),
                      spec.dynamic ? "on" : "off", load.c_str());
             spec.uri = live_uri;
-            const std::vector<Step> live =
-                Grow(spec, steps, settle_steps, name);
+            std::vector<Step> live = Grow(spec, steps, settle_steps, name);
             std::vector<Step> fixed;
             if (spec.dynamic) {
               spec.uri = static_uri;
@@ -504,13 +528,23 @@ int RunMatrix() {
             double worst = 0, worst_budget = 0, worst_budget_midload = 0;
             // The budget is held at settled steps; mid-load an L0 backlog
             // holds the memory its filters need (docs/design.md). Both are
-            // reported.
-            for (const Step& s : live) {
+            // reported, with the mid-load steps over the budget's bound and
+            // those of them at which no bits for L0 could have held it
+            // within kMaxStepRatio of the optimum.
+            int over_budget = 0, over_budget_past_ratio = 0;
+            for (Step& s : live) {
               worst = std::max(worst, s.ratio());
               const double deviation = std::fabs(s.realized / budget - 1);
               double& worst_of_kind =
                   s.settled ? worst_budget : worst_budget_midload;
               worst_of_kind = std::max(worst_of_kind, deviation);
+              if (!s.settled &&
+                  s.realized > budget * (1 + kMaxBudgetDeviation)) {
+                s.held_budget_ratio =
+                    HeldBudgetRatio(s, budget * (1 + kMaxBudgetDeviation));
+                ++over_budget;
+                over_budget_past_ratio += s.held_budget_ratio > kMaxStepRatio;
+              }
             }
             const Step& end = live.back();
             std::string verdict;
@@ -550,6 +584,14 @@ int RunMatrix() {
                      vs_static_fpr, vs_static_bytes, static_ratio,
                      static_measurable ? "" : ", too few false positives");
             }
+            if (over_budget > 0) {
+              printf(
+                  " (mid-load: %d step%s over the budget by more than "
+                  "%.0f%%, %d past %.2fx the optimum at any bits for L0)",
+                  over_budget, over_budget == 1 ? "" : "s",
+                  kMaxBudgetDeviation * 100, over_budget_past_ratio,
+                  kMaxStepRatio);
+            }
             printf("\n");
             fflush(stdout);
             nlohmann::json cell = {
@@ -565,6 +607,9 @@ int RunMatrix() {
                 {"settled_ratio", end.ratio()},
                 {"worst_budget_deviation", worst_budget},
                 {"worst_midload_budget_deviation", worst_budget_midload},
+                {"midload_steps_over_budget", over_budget},
+                {"midload_steps_over_budget_past_ratio",
+                 over_budget_past_ratio},
                 {"static_measurable", static_measurable},
                 {"ok", verdict.empty()}};
             for (const Step& s : live) {
