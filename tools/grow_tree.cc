@@ -470,7 +470,7 @@ constexpr double kMinStaticFalsePositives = 30;
 // budget's bound and the step's.
 double HeldBudgetRatio(const Step& s, double max_bits_per_key) {
   if (s.shape.empty()) return 0;
-  const monkey::HeldBudget held = monkey::HoldBudgetWithL0(
+  const monkey::Plan held = monkey::HoldBudgetWithL0(
       s.shape, s.level_bits, max_bits_per_key, s.models);
   const double optimum =
       monkey::PlanBitsPerKey(s.shape, max_bits_per_key, s.models).sum_fpr;

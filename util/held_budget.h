@@ -15,21 +15,19 @@
 
 namespace monkey {
 
-struct HeldBudget {
-  double l0_bits_per_key = 0;  // L0's files, all at the same bits
-  double sum_fpr = 0;          // the tree's, each run by its reach
-};
-
 // `shape` and `level_bits` are indexed by level, L0 first; level_bits[i]
 // is the average bits per key of level i's filters as built (0: no
-// filter). L0's files get the most bits per key that keep the filtered
-// levels' average within `max_bits_per_key` (none if the levels below
-// spend it already). With several L0 files of the same size and reach, the
-// same bits for each is the least Sigma FPR L0 can have for its bits (the
-// FPR is convex in the bits). models.size() == shape.size().
-HeldBudget HoldBudgetWithL0(const std::vector<LevelShape>& shape,
-                            const std::vector<double>& level_bits,
-                            double max_bits_per_key,
-                            const std::vector<FprModel>& models);
+// filter), taken at RocksDB's millibit. L0's files get the most millibits
+// per key that keep the filtered levels' average within
+// `max_bits_per_key` (none if the levels below spend it already). With
+// several L0 files of the same size and reach, the same bits for each is
+// the least Sigma FPR L0 can have for its bits (the FPR is convex in the
+// bits). The plan is evaluated as EvaluatePlan does: its sum_fpr counts
+// the filtered levels, as the optimum's does. models.size() ==
+// shape.size().
+Plan HoldBudgetWithL0(const std::vector<LevelShape>& shape,
+                      const std::vector<double>& level_bits,
+                      double max_bits_per_key,
+                      const std::vector<FprModel>& models);
 
 }  // namespace monkey
