@@ -295,16 +295,20 @@ bool PlanLiveTree(const std::vector<LiveLevel>& levels,
       }
       return fpr;
     };
-    // Each level's sunk files at their average bits.
+    // Each level's sunk files: the mean of their FPRs by their keys (not the
+    // FPR at their mean bits, which is lower: see LiveLevel).
     std::vector<double> sunk_fpr(n, 1.0);
     for (size_t i = 1; i < n && i < levels.size(); ++i) {
-      if (levels[i].filter_entries > 0) {
-        sunk_fpr[i] = live_models[i].FalsePositiveRate(
-            levels[i].filter_bits / levels[i].filter_entries);
+      double fpr = 0, keys = 0;
+      for (const auto& [millibits, entries] :
+           levels[i].built_entries_by_millibits) {
+        fpr += entries * fpr_of(i, millibits);
+        keys += entries;
       }
+      if (keys > 0) sunk_fpr[i] = fpr / keys;
     }
     // The same once the jobs in flight are done: each level's sunk files at
-    // their average bits, the keys being written at the plan's.
+    // their bits, the keys being written at the plan's.
     auto projected_fpr = [&](const std::vector<int>& millibits) {
       double fpr = 0;
       for (size_t i = 0; i < n; ++i) {

@@ -3,6 +3,7 @@
 #include "monkey/util/live_shape.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <unordered_map>
 #include <unordered_set>
@@ -135,6 +136,15 @@ std::vector<double> KeyShareInRange(const std::vector<LiveFile>& files,
   return share;
 }
 
+void LiveLevel::AddBuilt(double entries, double bits, double keys) {
+  filter_bits += bits;
+  filter_entries += keys;
+  built_entries += entries;
+  built_entries_by_millibits[keys > 0 ? static_cast<int>(
+                                            std::lround(1000 * bits / keys))
+                                      : 0] += entries;
+}
+
 std::vector<LiveLevel> ProjectLiveShape(const std::vector<LiveFile>& files,
                                         const std::vector<LiveJob>& jobs) {
   std::vector<LiveLevel> levels;
@@ -199,9 +209,7 @@ std::vector<LiveLevel> ProjectLiveShape(const std::vector<LiveFile>& files,
     } else {
       LiveLevel& l = level_of(level);
       if (file.filter_known) {
-        l.filter_bits += file.filter_bits;
-        l.filter_entries += file.filter_entries;
-        l.built_entries += entries[i];
+        l.AddBuilt(entries[i], file.filter_bits, file.filter_entries);
       }
       if (level == 0) {
         l.runs += share;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,18 @@ struct LiveLevel {
   // Keys that jobs in flight are writing to the level: the files the plan
   // is about to build.
   double fluid_entries = 0;
+  // The built files' keys by the bits their filters hold, in millibits per
+  // key (0 for a file built without a filter). A level's files are built at
+  // different moments, at different bits, and a lookup meets one of them:
+  // the level's FPR is the mean of its files' FPRs, which is above the FPR
+  // at their mean bits, FPR being convex in bits. Growing to 8M keys in the
+  // simulator (36,000-key memtables, base level 4x, T = 10, dynamic sizing,
+  // objective=memory) the gap reached 7.5% of the tree's Sigma FPR.
+  std::map<int, double> built_entries_by_millibits;
+
+  // Counts a file of `entries` keys as built: its filter has `bits` bits
+  // for `keys` keys (both 0 for a file built without a filter).
+  void AddBuilt(double entries, double bits, double keys);
 };
 
 // One live SST.

@@ -6,6 +6,7 @@
 
 #include <cinttypes>
 #include <cstdio>
+#include <map>
 
 namespace monkey {
 namespace {
@@ -75,6 +76,24 @@ TEST(LiveShapeTest, AFileWithoutAFilterIsBuiltButHoldsNoFilterKeys) {
       ProjectLiveShape({WithFilter(File(1, 1, 100, 0, 99), 0)}, {});
   EXPECT_EQ(levels[1].built_entries, 100);
   EXPECT_EQ(levels[1].filter_entries, 0);
+}
+
+// A level's built keys are kept by their filters' bits, so that its FPR
+// can be the mean of its files' FPRs (live_plan.h): files 1 and 2 at 7.5
+// bits, file 3 without a filter, and file 4, being rewritten, not at all.
+TEST(LiveShapeTest, BuiltKeysAreKeptByTheirFiltersBits) {
+  LiveJob job;
+  job.output_level = 2;
+  job.input_files = {4};
+  const std::vector<LiveLevel> levels =
+      ProjectLiveShape({WithFilter(File(1, 2, 200, 0, 199), 7.5),
+                        WithFilter(File(2, 2, 100, 200, 299), 7.5),
+                        WithFilter(File(3, 2, 300, 300, 599), 0),
+                        WithFilter(File(4, 2, 400, 600, 999), 10)},
+                       {job});
+  const std::map<int, double> expected = {{0, 300}, {7500, 300}};
+  EXPECT_EQ(levels[2].built_entries_by_millibits, expected);
+  EXPECT_EQ(levels[2].built_entries, 600);
 }
 
 TEST(LiveShapeTest, AFlushAddsOneL0Run) {
