@@ -23,9 +23,8 @@ namespace {
 using ROCKSDB_NAMESPACE::DB;
 using ROCKSDB_NAMESPACE::Status;
 
-// RocksDB's filters end in 5 bytes of metadata; FastLocalBloom's body is
-// whole 64-byte cache lines, Ribbon's whole 16-byte segments.
-constexpr uint64_t kFilterMetadataBytes = 5;
+// FastLocalBloom's body is whole 64-byte cache lines, Ribbon's whole
+// 16-byte segments; kFilterMetadataBytes follow it.
 
 // Which filter a file holds, from what its table properties and the DB's
 // current options tell. nullopt: no filter.
@@ -73,7 +72,8 @@ size_t CommonPrefix(
   return CommonPrefixLength(keys);
 }
 
-// The model, averaged over a level's files by the key range each covers: a
+// The model, each file at its filter body's bits (FilterBodyBitsPerKey),
+// averaged over a level's files by the key range each covers: a
 // lookup reaches a file's filter only inside the file's range, and absent
 // keys spread evenly over the key space. (Weighting by keys would not do: a
 // file moved down from a sparser level covers a wider range per key.)
@@ -85,8 +85,8 @@ struct ModelSum {
   std::set<std::string> kinds;
   void Add(const FprModel& model, uint64_t filter_bytes,
            uint64_t filter_entries, double width) {
-    const double fpr =
-        model.FalsePositiveRate(8.0 * filter_bytes / filter_entries);
+    const double fpr = model.FalsePositiveRate(
+        FilterBodyBitsPerKey(filter_bytes, filter_entries));
     weighted_fpr += width * fpr;
     weight += width;
     weighted_by_keys += filter_entries * fpr;

@@ -203,6 +203,11 @@ double FprModel::FalsePositiveRate(double bits_per_key) const {
   return 1.0;
 }
 
+double FilterBodyBitsPerKey(uint64_t filter_bytes, uint64_t keys) {
+  if (keys == 0 || filter_bytes <= kFilterMetadataBytes) return 0;
+  return 8.0 * (filter_bytes - kFilterMetadataBytes) / keys;
+}
+
 int ToMillibits(double bits_per_key) {
   return static_cast<int>(bits_per_key * 1000.0 + 0.500001);
 }

@@ -345,8 +345,8 @@ TEST(MonkeyPlanTest, AdvisesOnASmallDatabase) {
     if (level.files.empty()) continue;
     ++levels_with_files;
     uint64_t entries = 0, level_filter_bytes = 0, filter_entries = 0;
-    // Each file's FPR by the model at its own bits per key: the level's
-    // model FPR is their average (by key range).
+    // Each file's FPR by the model at its filter body's bits per key: the
+    // level's model FPR is their average (by key range).
     double lowest = 1, highest = 0;
     const double probes = probes_at.at(level.level);
     for (const auto& f : level.files) {
@@ -355,7 +355,7 @@ TEST(MonkeyPlanTest, AdvisesOnASmallDatabase) {
       level_filter_bytes += p->filter_size;
       filter_entries += p->num_filter_entries;
       const double file_fpr = FprModel::FastLocalBloom().FalsePositiveRate(
-          8.0 * p->filter_size / p->num_filter_entries);
+          FilterBodyBitsPerKey(p->filter_size, p->num_filter_entries));
       lowest = std::min(lowest, file_fpr);
       highest = std::max(highest, file_fpr);
     }

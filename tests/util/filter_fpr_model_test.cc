@@ -212,5 +212,14 @@ TEST(FilterFprModelTest, RibbonModelMatchesRocksDb) {
   });
 }
 
+// A filter's bits are its body's: RocksDB's 640-byte body for 500 keys at
+// 10 bits per key (5,000 bits rounded up to whole cache lines) and its 5
+// bytes of metadata.
+TEST(FilterFprModelTest, AFiltersBitsAreItsBodys) {
+  EXPECT_DOUBLE_EQ(FilterBodyBitsPerKey(645, 500), 10.24);
+  EXPECT_EQ(FilterBodyBitsPerKey(5, 500), 0);
+  EXPECT_EQ(FilterBodyBitsPerKey(645, 0), 0);
+}
+
 }  // namespace
 }  // namespace monkey
