@@ -52,14 +52,14 @@ std::vector<double> ProbesPerLookup(const std::vector<LiveFile>& files) {
     ends.push_back(f.largest);
   }
   std::vector<double> probes(last + 1, 0.0);
-  const size_t prefix = CommonPrefixLength(ends);
+  const KeySpace space(ends);
   // Each file's range in key positions (either order: a reverse
   // comparator), and the span of them all.
   std::vector<KeyInterval> ranges;
   double lo = 1, hi = 0;
   for (const LiveFile& f : files) {
-    const double a = KeyPosition(f.smallest, prefix);
-    const double b = KeyPosition(f.largest, prefix);
+    const double a = space.Position(f.smallest);
+    const double b = space.Position(f.largest);
     ranges.push_back({std::min(a, b), std::max(a, b)});
     lo = std::min(lo, ranges.back().lo);
     hi = std::max(hi, ranges.back().hi);

@@ -19,8 +19,8 @@
 //
 // Every Sum FPR here, now and planned, counts each level's filter probes
 // per absent-key lookup, with lookups spread evenly over the key space by
-// byte position (ProbesPerLookup, from util/key_range.h, as the filter
-// report weights files). That is a second estimate of what the policy's
+// key position (ProbesPerLookup, on util/key_range.h's KeySpace: bytes in
+// base 256, or over the values seen where keys are text). That is a second estimate of what the policy's
 // reach estimates (KeyShareInRange, rank space), kept on purpose: the
 // policy's must not depend on how keys are spelled, and spreads each
 // file's keys evenly over the stretches between file ends, which is coarse
@@ -120,10 +120,11 @@ Plan PolicyPlan(const std::vector<LiveLevel>& live, double bits_per_key,
 
 // Filter probes per absent-key lookup at each level (indexed by level, up
 // to the deepest with files), with lookups spread evenly over the key space
-// the files span, by byte position (KeyPosition after the prefix all file
-// ends share): a level below L0 counts the share its files' ranges cover,
-// at most 1; L0 each file's share. Exact for keys whose bytes are uniform
-// (db_bench's); 1 per file and per level when the span is a single point.
+// the files span, by key position (a KeySpace of every file end): a level
+// below L0 counts the share its files' ranges cover, at most 1; L0 each
+// file's share. Exact for keys whose bytes are uniform (db_bench's) and for
+// decimal ids (grow_tree's); 1 per file and per level when the span is a
+// single point.
 std::vector<double> ProbesPerLookup(const std::vector<LiveFile>& files);
 
 // True if some level holds filter bytes.

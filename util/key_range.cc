@@ -27,6 +27,45 @@ double KeyPosition(std::string_view key, size_t skip) {
   return position;
 }
 
+namespace {
+constexpr int kLowestPrintable = 0x20, kHighestPrintable = 0x7e;
+}  // namespace
+
+KeySpace::KeySpace(const std::vector<std::string_view>& keys)
+    : skip_(CommonPrefixLength(keys)), lowest_(8, 0), values_(8, 1) {
+  std::vector<int> highest(8, 0);
+  for (size_t i = 0; i < 8; ++i) {
+    bool seen = false;
+    for (std::string_view key : keys) {
+      if (skip_ + i >= key.size()) continue;
+      const int v = static_cast<unsigned char>(key[skip_ + i]);
+      lowest_[i] = seen ? std::min(lowest_[i], v) : v;
+      highest[i] = seen ? std::max(highest[i], v) : v;
+      seen = true;
+    }
+    // Binary bytes: all 256 values. Among a column family's file ends,
+    // uniform bytes all fall in printable ASCII with odds (95/256)^ends.
+    if (seen &&
+        (lowest_[i] < kLowestPrintable || highest[i] > kHighestPrintable)) {
+      lowest_[i] = 0;
+      highest[i] = 255;
+    }
+    values_[i] = highest[i] - lowest_[i] + 1;
+  }
+}
+
+double KeySpace::Position(std::string_view key) const {
+  double position = 0;
+  double scale = 1;
+  for (size_t i = 0; i < 8; ++i) {
+    scale /= values_[i];
+    if (skip_ + i >= key.size()) break;
+    const int v = static_cast<unsigned char>(key[skip_ + i]);
+    position += std::clamp(v - lowest_[i], 0, values_[i] - 1) * scale;
+  }
+  return position;
+}
+
 double UnionLength(std::vector<KeyInterval> intervals) {
   std::sort(
       intervals.begin(), intervals.end(),

@@ -17,6 +17,29 @@ size_t CommonPrefixLength(const std::vector<std::string_view>& keys);
 // file's range maps to an interval; uniform for keys whose bytes are.
 double KeyPosition(std::string_view key, size_t skip);
 
+// Key positions in the key space a set of keys spans, for keys spelled in
+// text as well as in binary: of the 8 byte offsets after the keys' common
+// prefix, one where every key has a printable ASCII byte counts only the
+// values from the lowest to the highest seen there, not all 256. Keys
+// written as decimal digits use 10 values of 256, and read in base 256 a
+// level's files were bunched: in a 1M-key tree of 16-digit keys, L1's files
+// held 78% of the keys and covered 5.7% of the KeyPosition span. Here they
+// are placed as their numbers. Offsets with other bytes (binary keys,
+// db_bench's) count all 256 values, as KeyPosition does. Built from many
+// keys (every file end of a column family), so that each range is seen.
+class KeySpace {
+ public:
+  explicit KeySpace(const std::vector<std::string_view>& keys);
+  // Where `key` lies in [0, 1], monotone in the key (values outside an
+  // offset's range count as its ends).
+  double Position(std::string_view key) const;
+
+ private:
+  size_t skip_ = 0;
+  std::vector<int> lowest_;  // per offset after the prefix
+  std::vector<int> values_;  // highest - lowest + 1
+};
+
 // An interval [lo, hi] of key positions.
 struct KeyInterval {
   double lo = 0;
