@@ -4,7 +4,9 @@
 //     filter_size / num_filter_entries), against the budget;
 //   - measured sum of FPRs: false positives per absent in-range lookup;
 //   - the planner's optimum for the realized shape at the same memory, each
-//     run weighted by the share of lookups that reach it, and the ratio.
+//     run weighted by the share of lookups that reach it, and the ratio;
+//   - the model's Sigma FPR for uniform filters on that shape, and the least
+//     bits per key any plan needs to reach it (objective=memory's floor).
 //
 // Two modes:
 //   grow_tree --filter_uris='id=monkey;bits_per_key=8;shape=live|...'
@@ -42,6 +44,7 @@
 #include "monkey/util/filter_fpr_model.h"
 #include "monkey/util/held_budget.h"
 #include "monkey/util/monkey_bpk.h"
+#include "monkey/util/monkey_memory.h"
 #include "nlohmann/json.hpp"
 #include "rocksdb/db.h"
 #include "rocksdb/statistics.h"
@@ -169,6 +172,10 @@ struct Step {
   // policy's bits_per_key (objective=memory's default target), or at the
   // realized bits for any other policy.
   double uniform = 0;
+  // The least filter bits per key any plan needs to reach `uniform` on this
+  // shape (PlanLeastBits): the floor of objective=memory's bytes at this
+  // step, whatever the controller does; 0 if the model cannot reach it.
+  double least_bits = 0;
   std::vector<double> level_bits;
   std::vector<double> optimum_level_bits;  // the optimum's plan
   // The live shape measured and its filters' models, for HeldBudgetRatio.
@@ -294,6 +301,10 @@ Step Measure(ROCKSDB_NAMESPACE::DB* db,
           monkey_policy ? monkey_policy->options().bits_per_key : step.realized,
           models)
           .sum_fpr;
+  monkey::Plan least;
+  if (monkey::PlanLeastBits(live, step.uniform, models, &least).empty()) {
+    step.least_bits = least.bits_per_key();
+  }
   for (size_t l = 0; l < live.size(); ++l) {
     step.optimum_level_bits.push_back(
         live[l].entries > 0 ? optimum.levels[l].bits_per_key : 0);
@@ -408,15 +419,16 @@ nlohmann::json StepJson(const Step& s, double budget) {
           {"sum_fpr", s.sum_fpr},
           {"optimum_sum_fpr", s.optimum},
           {"uniform_sum_fpr", s.uniform},
+          {"least_bits_for_uniform", s.least_bits},
           {"ratio", s.ratio()},
           {"held_budget_ratio", s.held_budget_ratio}};
 }
 
 int RunSingle(const std::vector<uint64_t>& steps) {
   nlohmann::json results = nlohmann::json::array();
-  printf("%-42s %-7s %9s %-20s %9s %8s %9s %9s %6s %9s\n", "filter_uri",
+  printf("%-42s %-7s %9s %-20s %9s %8s %9s %9s %6s %9s %10s\n", "filter_uri",
          "dynamic", "keys", "levels", "bits/key", "vs budg", "sum FPR",
-         "optimum", "ratio", "uniform");
+         "optimum", "ratio", "uniform", "least bits");
   Load load{FLAGS_order, FLAGS_order == "sequential", FLAGS_disable_wal,
             FLAGS_writers};
   for (const std::string& dynamic : Split(FLAGS_dynamic_levels, ',')) {
@@ -433,10 +445,11 @@ int RunSingle(const std::vector<uint64_t>& steps) {
       for (const Step& s : Grow(spec, steps, FLAGS_settle_steps, label)) {
         printf("%-42s %-7s %9" PRIu64
                " %-20s %9.3f %7.1f%% %8.3f%% %8.3f%% "
-               "%6.3f %8.3f%%\n",
+               "%6.3f %8.3f%% %10.3f\n",
                uri.c_str(), dynamic.c_str(), s.keys, s.levels.c_str(),
                s.realized, budget > 0 ? (s.realized / budget - 1) * 100 : 0,
-               s.sum_fpr * 100, s.optimum * 100, s.ratio(), s.uniform * 100);
+               s.sum_fpr * 100, s.optimum * 100, s.ratio(), s.uniform * 100,
+               s.least_bits);
         nlohmann::json j = StepJson(s, budget);
         j["filter_uri"] = uri;
         j["dynamic_levels"] = spec.dynamic;
