@@ -62,14 +62,16 @@ uint64_t MapValue(const std::map<std::string, std::string>& map,
   return it == map.end() ? 0 : std::strtoull(it->second.c_str(), nullptr, 10);
 }
 
-size_t CommonPrefix(
+// Where a level's files lie: a KeySpace of their ends (key_range.h), so
+// that keys spelled as text are weighed by what they spell.
+KeySpace KeySpaceOf(
     const std::vector<ROCKSDB_NAMESPACE::SstFileMetaData>& files) {
   std::vector<std::string_view> keys;
   for (const ROCKSDB_NAMESPACE::SstFileMetaData& f : files) {
     keys.push_back(f.smallestkey);
     keys.push_back(f.largestkey);
   }
-  return CommonPrefixLength(keys);
+  return KeySpace(keys);
 }
 
 // The model, each file at its filter body's bits (FilterBodyBitsPerKey),
@@ -168,7 +170,7 @@ Status AddLevelFigures(DB* db, ROCKSDB_NAMESPACE::ColumnFamilyHandle* cf,
       l.filter_entries = MapValue(aggregated, "num_filter_entries");
       r.index_bytes_total += MapValue(aggregated, "index_size");
       std::set<uint64_t> numbers;
-      const size_t prefix = CommonPrefix(files.files);
+      const KeySpace space = KeySpaceOf(files.files);
       for (const ROCKSDB_NAMESPACE::SstFileMetaData& f : files.files) {
         numbers.insert(f.file_number);
         auto it = by_number.find(f.file_number);
@@ -176,9 +178,9 @@ Status AddLevelFigures(DB* db, ROCKSDB_NAMESPACE::ColumnFamilyHandle* cf,
         const std::optional<FprModel> m =
             ModelForFile(*it->second, level, policy);
         if (m) {
-          model.Add(*m, it->second->filter_size, it->second->num_filter_entries,
-                    KeyPosition(f.largestkey, prefix) -
-                        KeyPosition(f.smallestkey, prefix));
+          model.Add(
+              *m, it->second->filter_size, it->second->num_filter_entries,
+              space.Position(f.largestkey) - space.Position(f.smallestkey));
         }
       }
       if (files_at_start) {
