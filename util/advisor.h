@@ -20,7 +20,7 @@
 // Every Sum FPR here, now and planned, counts each level's filter probes
 // per absent-key lookup, with lookups spread evenly over the key space by
 // key position (ProbesPerLookup, on util/key_range.h's KeySpace: bytes in
-// base 256, or over the values seen where keys are text). That is a second estimate of what the policy's
+// base 256, or over the values seen where the keys are text). That is a second estimate of what the policy's
 // reach estimates (KeyShareInRange, rank space), kept on purpose: the
 // policy's must not depend on how keys are spelled, and spreads each
 // file's keys evenly over the stretches between file ends, which is coarse

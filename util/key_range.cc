@@ -33,23 +33,21 @@ constexpr int kLowestPrintable = 0x20, kHighestPrintable = 0x7e;
 
 KeySpace::KeySpace(const std::vector<std::string_view>& keys)
     : skip_(CommonPrefixLength(keys)), lowest_(8, 0), values_(8, 1) {
-  std::vector<int> highest(8, 0);
+  std::vector<int> highest(8, -1);
+  bool text = true;
   for (size_t i = 0; i < 8; ++i) {
-    bool seen = false;
     for (std::string_view key : keys) {
       if (skip_ + i >= key.size()) continue;
       const int v = static_cast<unsigned char>(key[skip_ + i]);
-      lowest_[i] = seen ? std::min(lowest_[i], v) : v;
-      highest[i] = seen ? std::max(highest[i], v) : v;
-      seen = true;
+      lowest_[i] = highest[i] < 0 ? v : std::min(lowest_[i], v);
+      highest[i] = std::max(highest[i], v);
+      text = text && v >= kLowestPrintable && v <= kHighestPrintable;
     }
-    // Binary bytes: all 256 values. Among a column family's file ends,
-    // uniform bytes all fall in printable ASCII with odds (95/256)^ends.
-    if (seen &&
-        (lowest_[i] < kLowestPrintable || highest[i] > kHighestPrintable)) {
-      lowest_[i] = 0;
-      highest[i] = 255;
-    }
+  }
+  for (size_t i = 0; i < 8; ++i) {
+    if (highest[i] < 0) continue;  // no key is this long
+    // Binary keys: every byte value may come.
+    if (!text) lowest_[i] = 0, highest[i] = 255;
     values_[i] = highest[i] - lowest_[i] + 1;
   }
 }

@@ -18,15 +18,16 @@ size_t CommonPrefixLength(const std::vector<std::string_view>& keys);
 double KeyPosition(std::string_view key, size_t skip);
 
 // Key positions in the key space a set of keys spans, for keys spelled in
-// text as well as in binary: of the 8 byte offsets after the keys' common
-// prefix, one where every key has a printable ASCII byte counts only the
-// values from the lowest to the highest seen there, not all 256. Keys
+// text as well as in binary: where every byte of the keys after their
+// common prefix (8 bytes of it) is printable ASCII, each offset counts only
+// the values from the lowest to the highest seen there, not all 256. Keys
 // written as decimal digits use 10 values of 256, and read in base 256 a
 // level's files were bunched: in a 1M-key tree of 16-digit keys, L1's files
 // held 78% of the keys and covered 5.7% of the KeyPosition span. Here they
-// are placed as their numbers. Offsets with other bytes (binary keys,
-// db_bench's) count all 256 values, as KeyPosition does. Built from many
-// keys (every file end of a column family), so that each range is seen.
+// are placed as their numbers. Other keys (binary, db_bench's) count all
+// 256 values, as KeyPosition does: 16 uniform bytes, two keys' worth, are
+// all printable once in 10^7. Built from many keys (every file end of a
+// column family or a level), so that each offset's range is seen.
 class KeySpace {
  public:
   explicit KeySpace(const std::vector<std::string_view>& keys);

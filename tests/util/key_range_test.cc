@@ -68,6 +68,25 @@ TEST(KeyRangeTest, BinaryKeysArePlacedAsKeyPositionPlacesThem) {
   }
 }
 
+// Binary keys whose bytes at one offset all happen to be printable (here
+// the third: 'A', 'B', 'C') are binary still.
+TEST(KeyRangeTest, BinaryKeysWithSomePrintableBytesAreBinary) {
+  const std::vector<std::string> ends = {std::string("\x01\x90"
+                                                     "A",
+                                                     3),
+                                         std::string("\x05\x10"
+                                                     "B",
+                                                     3),
+                                         std::string("\xf0\x00"
+                                                     "C",
+                                                     3)};
+  const std::vector<std::string_view> views(ends.begin(), ends.end());
+  const KeySpace space(views);
+  for (const std::string& end : ends) {
+    EXPECT_DOUBLE_EQ(space.Position(end), KeyPosition(end, 0));
+  }
+}
+
 TEST(KeyRangeTest, KeySpacePositionsAreMonotone) {
   std::vector<std::string> ends = {"user0042", "user0917", "user1000", "userz"};
   const std::vector<std::string_view> views(ends.begin(), ends.end());
