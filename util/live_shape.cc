@@ -54,8 +54,9 @@ size_t EndUnit(const Span& s) { return 2 * s.last + 1; }
 // first and lay down where the keys are; each wider file then spreads its
 // keys in proportion to the keys already there (it holds keys like the
 // rest of the tree). Where nothing is yet, a file spreads its keys over its
-// stretches by their width in byte space, measured after the prefix the
-// file's own ends share: inside one file that is fine enough, and it puts
+// stretches by their width in key space, a KeySpace of the ends inside the
+// file (key_range.h: decimal keys as their numbers): inside one file that
+// is fine enough, and it puts
 // next to nothing in the sliver between two adjacent files of the level
 // above, which counting stretches alike would fill with a third of the
 // file. Files side by side (sequential keys) keep exactly their own keys;
@@ -82,12 +83,13 @@ std::vector<double> KeyMassPrefix(const std::vector<Span>& spans,
       const double scale = entries[i] / there;
       for (size_t u = first; u < stop; ++u) mass[u] *= 1 + scale;
     } else if (s.last > s.first) {
-      const size_t skip = CommonPrefixLength({ends[s.first], ends[s.last]});
+      const KeySpace space(std::vector<std::string_view>(
+          ends.begin() + s.first, ends.begin() + s.last + 1));
       std::vector<double> width;
       double widths = 0;
       for (size_t b = s.first; b < s.last; ++b) {
         width.push_back(std::max(
-            0.0, KeyPosition(ends[b + 1], skip) - KeyPosition(ends[b], skip)));
+            0.0, space.Position(ends[b + 1]) - space.Position(ends[b])));
         widths += width.back();
       }
       for (size_t b = s.first; b < s.last; ++b) {
