@@ -23,9 +23,6 @@ namespace {
 using ROCKSDB_NAMESPACE::DB;
 using ROCKSDB_NAMESPACE::Status;
 
-// FastLocalBloom's body is whole 64-byte cache lines, Ribbon's whole
-// 16-byte segments; kFilterMetadataBytes follow it.
-
 // Which filter a file holds, from what its table properties and the DB's
 // current options tell. nullopt: no filter.
 std::optional<FprModel> ModelForFile(
@@ -39,7 +36,9 @@ std::optional<FprModel> ModelForFile(
       FprModel::Ribbon(RibbonSlotsPerKey(props.num_filter_entries));
   // Bloom for flushes and L0, Ribbon below (ribbonfilter's default
   // bloom_before_level=0, and Monkey's filter=auto). A body that is not whole
-  // cache lines cannot be Bloom; otherwise go by level.
+  // cache lines cannot be Bloom (FastLocalBloom's body is whole 64-byte
+  // cache lines, Ribbon's whole 16-byte segments, and kFilterMetadataBytes
+  // follow either); otherwise go by level.
   const bool whole_lines = (props.filter_size - kFilterMetadataBytes) % 64 == 0;
   const FprModel bloom_at_l0 =
       whole_lines && level == 0 ? FprModel::FastLocalBloom() : ribbon;

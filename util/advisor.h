@@ -20,11 +20,11 @@
 // Every Sum FPR here, now and planned, counts each level's filter probes
 // per absent-key lookup, with lookups spread evenly over the key space by
 // key position (ProbesPerLookup, on util/key_range.h's KeySpace: bytes in
-// base 256, or over the values seen where the keys are text). That is a second estimate of what the policy's
-// reach estimates (KeyShareInRange, rank space), kept on purpose: the
-// policy's must not depend on how keys are spelled, and spreads each
-// file's keys evenly over the stretches between file ends, which is coarse
-// where a level's ends fall inside the files below it. On a 16M-key
+// base 256, or over the values seen where the keys are text). That is a second
+// estimate of what the policy's reach estimates (KeyShareInRange, rank space),
+// kept on purpose: the policy's must not depend on how keys are spelled, and
+// spreads each file's keys evenly over the stretches between file ends, which
+// is coarse where a level's ends fall inside the files below it. On a 16M-key
 // db_bench database readmissing probed L0's three files 2,999,981 times
 // and L1's 810,317 times in 1,000,000 lookups: byte positions say 3.000
 // and 0.811, rank space 2.817 and 0.656 (docs/advisor.md). The policy's

@@ -26,8 +26,9 @@ double KeyPosition(std::string_view key, size_t skip);
 // held 78% of the keys and covered 5.7% of the KeyPosition span. Here they
 // are placed as their numbers. Other keys (binary, db_bench's) count all
 // 256 values, as KeyPosition does: 16 uniform bytes, two keys' worth, are
-// all printable once in 10^7. Built from many keys (every file end of a
-// column family or a level), so that each offset's range is seen.
+// all printable once in 10^7. Built from many keys (the file ends of a
+// column family, of a level, or inside a file's range), so that each
+// offset's range is seen.
 class KeySpace {
  public:
   explicit KeySpace(const std::vector<std::string_view>& keys);
