@@ -500,6 +500,55 @@ TEST(LivePlanSimulationTest, AFastLoadSettlesNearTheOptimum) {
   printf("%d fast loads, worst settled ratio %.3f\n", paths, worst);
 }
 
+// objective=memory holds its target as a ceiling: over 36 growth paths to
+// 2M keys, measured at settled steps with L0 drained, the tree's Sigma FPR
+// is near the target of its shape on average, not over it. With the band
+// around the target: 1.035x on average, 52 of 169 steps over 1.05x; with
+// the band under it: 1.008x and 24, for 0.6% more bits (9.328 per key
+// on average, against 9.271).
+TEST(LivePlanSimulationTest, TheMemoryObjectiveHoldsItsTargetAsACeiling) {
+  double sum = 0, bits = 0;
+  int steps = 0, over = 0;
+  for (double speed : {3.0, 20.0}) {
+    for (double ratio : {6.0, 8.0, 10.0}) {
+      for (double base : {1.0, 2.0, 4.0}) {
+        for (bool dynamic : {true, false}) {
+          Path p;
+          p.sim.memtable_keys = 9000;
+          p.sim.file_keys = 9000;
+          p.sim.base_level_keys = base * 9000;
+          p.sim.size_ratio = ratio;
+          p.sim.dynamic = dynamic;
+          p.sim.compaction_speed = speed;
+          p.sim.refresh_drift = ShapeDrift::kDefaultTolerance;
+          p.sim.settle_snapshots = true;
+          p.memtables = 224;
+          p.plan.bits_per_key = 10;
+          p.plan.objective = Objective::kMemory;
+          for (const SimSnapshot& s : Simulate(p)) {
+            if (s.shape[0].entries > 0) continue;  // L0's files count
+            const double target =
+                PlanUniform(
+                    s.shape, 10,
+                    ModelsForLevels(FilterChoice::kBloom, s.shape.size()))
+                    .sum_fpr;
+            sum += s.sum_fpr / target;
+            over += s.sum_fpr / target > 1.05;
+            bits += s.bits_per_key;
+            ++steps;
+          }
+        }
+      }
+    }
+  }
+  printf(
+      "%d settled steps: Sigma FPR %.3fx the target on average, %d over "
+      "1.05x, %.3f bits per key\n",
+      steps, sum / steps, over, bits / steps);
+  EXPECT_LE(sum / steps, 1.015);
+  EXPECT_LE(over, steps / 5);
+}
+
 // The listener re-plans only when the tree has drifted (util/shape_drift.h),
 // not at every flush and compaction event. On the same growth paths that
 // costs at most 5% of Sigma FPR at any step (3.1% in the last run; a
