@@ -6,12 +6,12 @@
 
 #include <gtest/gtest.h>
 
-#include <cinttypes>
-#include <cstdio>
+#include <functional>
 #include <string>
 
 #include "monkey/rocksdb_compat.h"
 #include "monkey/tests/report/two_level_db.h"
+#include "monkey/tests/util/decimal_key.h"
 #include "monkey/util/filter_fpr_model.h"
 #include "monkey/util/key_permutation.h"
 #include "rocksdb/table_properties.h"
@@ -198,15 +198,15 @@ std::string BigEndianKey(uint64_t v) {
   return key;
 }
 
-// One level with a dense file of 20-bit filters on the first tenth of the
-// key space and a sparse file of 5-bit filters, as many keys, on the rest
-// (like a file moved down from a sparser level). Absent keys spread over the
-// key space reach the sparse file nine times in ten: the model must weigh
-// files by the range they cover, not by their keys.
-TEST(FilterReportTest, ModelWeighsFilesByTheKeyRangeTheyCover) {
+// One level with a dense file of 20-bit filters and a sparse file of 5-bit
+// filters, 20,000 keys each: `key(dense, i)` spells the i-th key of each
+// (the dense file on the first tenth of the key space, the sparse one on
+// the rest, like a file moved down from a sparser level). Then 100,000
+// absent lookups, the i-th at `absent(i)`, and the report's L6.
+LevelFilterReport DenseAndSparseLevel(
+    const std::function<std::string(bool dense, uint64_t i)>& key,
+    const std::function<std::string(uint64_t i)>& absent) {
   test::TempDir dir;
-  constexpr uint64_t kKeys = 20000;
-  const uint64_t tenth = ~uint64_t{0} / 10;
   auto open = [&](const std::string& filter_uri) {
     ROCKSDB_NAMESPACE::Options options;
     options.create_if_missing = true;
@@ -220,15 +220,12 @@ TEST(FilterReportTest, ModelWeighsFilesByTheKeyRangeTheyCover) {
   };
   for (const bool dense : {true, false}) {
     auto db = open(dense ? "bloomfilter:20" : "bloomfilter:5");
-    for (uint64_t i = 0; i < kKeys; ++i) {
-      const uint64_t v =
-          dense ? i * (tenth / kKeys) : tenth + i * (9 * (tenth / kKeys));
-      ASSERT_TRUE(
-          db->Put(ROCKSDB_NAMESPACE::WriteOptions(), BigEndianKey(v), "v")
-              .ok());
+    for (uint64_t i = 0; i < 20000; ++i) {
+      EXPECT_TRUE(
+          db->Put(ROCKSDB_NAMESPACE::WriteOptions(), key(dense, i), "v").ok());
     }
-    ASSERT_TRUE(db->Flush(ROCKSDB_NAMESPACE::FlushOptions()).ok());
-    ASSERT_TRUE(db->CompactRange(ROCKSDB_NAMESPACE::CompactRangeOptions(),
+    EXPECT_TRUE(db->Flush(ROCKSDB_NAMESPACE::FlushOptions()).ok());
+    EXPECT_TRUE(db->CompactRange(ROCKSDB_NAMESPACE::CompactRangeOptions(),
                                  nullptr, nullptr)
                     .ok());
   }
@@ -237,16 +234,28 @@ TEST(FilterReportTest, ModelWeighsFilesByTheKeyRangeTheyCover) {
   collector.Start(nullptr, db.get());
   {
     FilterStatsCollector::ThreadScope scope(&collector);
-    KeyPermutation spread;
     std::string value;
     for (uint64_t i = 0; i < 100000; ++i) {
-      db->Get(ROCKSDB_NAMESPACE::ReadOptions(),
-              BigEndianKey(spread.At(i)) + "x", &value);
+      db->Get(ROCKSDB_NAMESPACE::ReadOptions(), absent(i), &value);
     }
   }
   FilterReport r;
-  ASSERT_TRUE(BuildFilterReport(db.get(), collector, "spread", &r).ok());
-  const LevelFilterReport& l6 = Level(r, 6);
+  EXPECT_TRUE(BuildFilterReport(db.get(), collector, "spread", &r).ok());
+  return Level(r, 6);
+}
+
+// Absent keys spread over the key space reach the sparse file nine times
+// in ten: the model must weigh files by the range they cover, not by their
+// keys.
+TEST(FilterReportTest, ModelWeighsFilesByTheKeyRangeTheyCover) {
+  const uint64_t tenth = ~uint64_t{0} / 10;
+  const uint64_t step = tenth / 20000;
+  KeyPermutation spread;
+  const LevelFilterReport l6 = DenseAndSparseLevel(
+      [&](bool dense, uint64_t i) {
+        return BigEndianKey(dense ? i * step : tenth + i * 9 * step);
+      },
+      [&](uint64_t i) { return BigEndianKey(spread.At(i)) + "x"; });
   ASSERT_EQ(l6.files, 2u);
   ASSERT_TRUE(l6.fpr.has_value());
   EXPECT_TRUE(l6.model_agrees.value_or(false))
@@ -307,48 +316,11 @@ TEST(FilterReportTest, SmallFilesAreModelledByTheirFiltersBodies) {
 // dense file's range was 0.4% of the level's, and the model said 9.2%
 // where 8.3% was measured.
 TEST(FilterReportTest, DecimalKeysAreWeighedByTheirNumbers) {
-  test::TempDir dir;
-  auto decimal = [](uint64_t id) {
-    char buf[32];
-    snprintf(buf, sizeof(buf), "%016" PRIu64, id);
-    return std::string(buf);
-  };
-  auto open = [&](const std::string& filter_uri) {
-    ROCKSDB_NAMESPACE::Options options;
-    options.create_if_missing = true;
-    options.disable_auto_compactions = true;
-    options.level_compaction_dynamic_level_bytes = true;
-    options.stats_dump_period_sec = 0;
-    EXPECT_TRUE(Install(filter_uri, &options).ok());
-    std::unique_ptr<ROCKSDB_NAMESPACE::DB> db;
-    EXPECT_TRUE(OpenDB(options, dir.Sub("db"), &db).ok());
-    return db;
-  };
-  for (const bool dense : {true, false}) {
-    auto db = open(dense ? "bloomfilter:20" : "bloomfilter:5");
-    for (uint64_t i = 0; i < 20000; ++i) {
-      const uint64_t id = dense ? 5 * i : 100000 + 45 * i;
-      ASSERT_TRUE(
-          db->Put(ROCKSDB_NAMESPACE::WriteOptions(), decimal(id), "v").ok());
-    }
-    ASSERT_TRUE(db->Flush(ROCKSDB_NAMESPACE::FlushOptions()).ok());
-    ASSERT_TRUE(db->CompactRange(ROCKSDB_NAMESPACE::CompactRangeOptions(),
-                                 nullptr, nullptr)
-                    .ok());
-  }
-  auto db = open("bloomfilter:5");
-  FilterStatsCollector collector;
-  collector.Start(nullptr, db.get());
-  {
-    FilterStatsCollector::ThreadScope scope(&collector);
-    std::string value;
-    for (uint64_t i = 0; i < 100000; ++i) {
-      db->Get(ROCKSDB_NAMESPACE::ReadOptions(), decimal(10 * i) + "x", &value);
-    }
-  }
-  FilterReport r;
-  ASSERT_TRUE(BuildFilterReport(db.get(), collector, "spread", &r).ok());
-  const LevelFilterReport& l6 = Level(r, 6);
+  const LevelFilterReport l6 = DenseAndSparseLevel(
+      [](bool dense, uint64_t i) {
+        return test::DecimalKey(dense ? 5 * i : 100000 + 45 * i);
+      },
+      [](uint64_t i) { return test::DecimalKey(10 * i) + "x"; });
   ASSERT_EQ(l6.files, 2u);
   ASSERT_TRUE(l6.fpr.has_value());
   EXPECT_TRUE(l6.model_agrees.value_or(false))

@@ -6,12 +6,12 @@
 
 #include <gtest/gtest.h>
 
-#include <cinttypes>
 #include <cmath>
 #include <cstdio>
 #include <limits>
 #include <map>
 
+#include "monkey/tests/util/decimal_key.h"
 #include "monkey/util/live_plan.h"
 #include "monkey/util/monkey_memory.h"
 
@@ -427,14 +427,11 @@ TEST(AdvisorTest, ProbesAreSharesOfTheKeyRange) {
 // then put a grow_tree tree's Sigma FPR at 1.02% where 1.63% was measured).
 TEST(AdvisorTest, DecimalKeysAreSharesOfTheirNumbers) {
   auto file = [](int level, uint64_t from, uint64_t to) {
-    char a[32], b[32];
-    snprintf(a, sizeof(a), "%016" PRIu64, from);
-    snprintf(b, sizeof(b), "%016" PRIu64, to);
     LiveFile f;
     f.level = level;
     f.entries = 100;
-    f.smallest = a;
-    f.largest = b;
+    f.smallest = test::DecimalKey(from);
+    f.largest = test::DecimalKey(to);
     return f;
   };
   const std::vector<double> probes =

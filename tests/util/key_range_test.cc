@@ -4,18 +4,14 @@
 
 #include <gtest/gtest.h>
 
-#include <cinttypes>
-#include <cstdio>
 #include <string>
+
+#include "monkey/tests/util/decimal_key.h"
 
 namespace monkey {
 namespace {
 
-std::string Decimal(uint64_t id) {
-  char buf[32];
-  snprintf(buf, sizeof(buf), "%016" PRIu64, id);
-  return buf;
-}
+using test::DecimalKey;
 
 std::string BigEndian(uint64_t id) {
   std::string key;
@@ -37,8 +33,9 @@ TEST(KeyRangeTest, KeyPositionReadsBytesInBase256) {
 // ten). Read in base 256, L1's files of the 1M-key tree in key_range.h
 // covered under 5% of the span; here 0..911986 is 46% of it.
 TEST(KeyRangeTest, DecimalKeysArePlacedAsTheirNumbers) {
-  std::vector<std::string> ends = {Decimal(8), Decimal(584302), Decimal(911986),
-                                   Decimal(1112878), Decimal(1999998)};
+  std::vector<std::string> ends = {DecimalKey(8), DecimalKey(584302),
+                                   DecimalKey(911986), DecimalKey(1112878),
+                                   DecimalKey(1999998)};
   const std::vector<std::string_view> views(ends.begin(), ends.end());
   const KeySpace space(views);
   const double span = space.Position(ends.back()) - space.Position(ends[0]);

@@ -377,6 +377,20 @@ std::vector<Path> Paths(int count, uint64_t seed,
 // moves by their premium (docs/design.md has the measurements). Mid-load,
 // an L0 backlog holds the memory its filters need, so only Sigma FPR is
 // held there.
+// A path of 9,000-key memtables and files, the base level `base` memtables,
+// re-planning on drift as the listener does.
+Path SmallMemtablePath(double base, double ratio, bool dynamic, double speed) {
+  Path p;
+  p.sim.memtable_keys = 9000;
+  p.sim.file_keys = 9000;
+  p.sim.base_level_keys = base * 9000;
+  p.sim.size_ratio = ratio;
+  p.sim.dynamic = dynamic;
+  p.sim.compaction_speed = speed;
+  p.sim.refresh_drift = ShapeDrift::kDefaultTolerance;
+  return p;
+}
+
 std::vector<SimSnapshot> Simulate(const Path& p) {
   const int m = p.memtables;
   return LsmSimulator(p.sim, p.plan).Run(m, {m / 4, m / 2, 3 * m / 4, m});
@@ -478,14 +492,7 @@ TEST(LivePlanSimulationTest, AFastLoadSettlesNearTheOptimum) {
   for (double speed : {1.0, 2.0}) {
     for (double ratio : {6.0, 8.0, 10.0}) {
       for (double base : {1.0, 2.0, 4.0}) {
-        Path p;
-        p.sim.memtable_keys = 9000;
-        p.sim.file_keys = 9000;
-        p.sim.base_level_keys = base * 9000;
-        p.sim.size_ratio = ratio;
-        p.sim.dynamic = true;
-        p.sim.compaction_speed = speed;
-        p.sim.refresh_drift = ShapeDrift::kDefaultTolerance;
+        Path p = SmallMemtablePath(base, ratio, /*dynamic=*/true, speed);
         p.memtables = 64;
         p.plan.bits_per_key = 8;
         const SimSnapshot end = Simulate(p).back();
@@ -513,14 +520,7 @@ TEST(LivePlanSimulationTest, TheMemoryObjectiveHoldsItsTargetAsACeiling) {
     for (double ratio : {6.0, 8.0, 10.0}) {
       for (double base : {1.0, 2.0, 4.0}) {
         for (bool dynamic : {true, false}) {
-          Path p;
-          p.sim.memtable_keys = 9000;
-          p.sim.file_keys = 9000;
-          p.sim.base_level_keys = base * 9000;
-          p.sim.size_ratio = ratio;
-          p.sim.dynamic = dynamic;
-          p.sim.compaction_speed = speed;
-          p.sim.refresh_drift = ShapeDrift::kDefaultTolerance;
+          Path p = SmallMemtablePath(base, ratio, dynamic, speed);
           p.sim.settle_snapshots = true;
           p.memtables = 224;
           p.plan.bits_per_key = 10;

@@ -4,20 +4,15 @@
 
 #include <gtest/gtest.h>
 
-#include <cinttypes>
-#include <cstdio>
 #include <map>
+
+#include "monkey/tests/util/decimal_key.h"
 
 namespace monkey {
 namespace {
 
-// Decimal keys, as many applications spell them: their bytes are far from
-// uniform, so the reach must not depend on where keys lie in byte space.
-std::string Key(uint64_t id) {
-  char buf[32];
-  snprintf(buf, sizeof(buf), "%016" PRIu64, id);
-  return buf;
-}
+// Decimal keys: the reach must not depend on where keys lie in byte space.
+std::string Key(uint64_t id) { return test::DecimalKey(id); }
 
 LiveFile File(uint64_t number, int level, double entries, uint64_t first,
               uint64_t last) {
