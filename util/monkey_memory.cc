@@ -141,6 +141,42 @@ void TrimToTarget(const std::vector<const FprHull*>& hulls,
   }
 }
 
+// The smallest runs get filters first (CandidatesOf), which is optimal
+// where bits are continuous; but a larger run's jump from no filter to
+// min_bits can leave the target room for a smaller run to have none (a
+// level of 1e-284 keys beside 100 runs of 3e9). While some level in `on`
+// can drop its filter and stay within the target, the one that saves the
+// most bits does.
+void DropSpareFilters(const std::vector<FprModel>& models,
+                      const std::vector<LevelShape>& shape,
+                      const std::vector<size_t>& on, double target,
+                      double slack, std::vector<int>* millibits) {
+  auto rise = [&](size_t i) {
+    return shape[i].runs *
+           (1 - models[i].FalsePositiveRate((*millibits)[i] / 1000.0));
+  };
+  double sum = 0;
+  for (size_t i : on) {
+    sum += shape[i].runs - rise(i);
+  }
+  for (size_t round = 0; round < on.size(); ++round) {
+    const double room = target + slack - sum;
+    size_t best = on.size();
+    double best_saving = 0;
+    for (size_t k = 0; k < on.size(); ++k) {
+      const size_t i = on[k];
+      const double saving = shape[i].entries * (*millibits)[i];
+      if ((*millibits)[i] > 0 && rise(i) <= room && saving > best_saving) {
+        best = k;
+        best_saving = saving;
+      }
+    }
+    if (best == on.size()) return;
+    sum += rise(on[best]);
+    (*millibits)[on[best]] = 0;
+  }
+}
+
 // The least bits for the levels in `on` to reach Sum w_i p_i <= target, on
 // their hulls. At price lambda each level sits at HullVertexAt; the Sum FPR
 // rises with lambda. Bisection on log(lambda) brackets the crossing: lo
@@ -213,8 +249,24 @@ std::vector<int> FillToTarget(const std::vector<const FprHull*>& hulls,
   if (-excess > one_millibit + slack) {
     TrimToTarget(hulls, models, shape, on, target, slack, &millibits);
   }
+  DropSpareFilters(models, shape, on, target, slack, &millibits);
   *lambda = std::isfinite(hi) ? std::exp(hi) : 0;
   return millibits;
+}
+
+// The millibit-entries plan `a` spends beyond plan `b`,
+// sum_i n_i (a_i - b_i) over the filtered levels. Summed level by level, so
+// that levels whose bits round away in a plan's total (1e-284 keys beside
+// 3e11) still tell two plans apart.
+double ExtraMillibits(const std::vector<LevelShape>& shape, const Plan& a,
+                      const Plan& b) {
+  double extra = 0;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    const int diff =
+        a.levels[i].millibits_per_key - b.levels[i].millibits_per_key;
+    if (shape[i].filtered && diff != 0) extra += shape[i].entries * diff;
+  }
+  return extra;
 }
 
 }  // namespace
@@ -295,8 +347,8 @@ std::string PlanLeastBits(const std::vector<LevelShape>& shape,
     }
     EvaluatePlan(shape, models, &plan);
     if (plan.sum_fpr > max_sum_fpr * (1 + 2 * kSlack)) continue;
-    if (!found || plan.total_bits < best.total_bits ||
-        (plan.total_bits == best.total_bits && plan.sum_fpr < best.sum_fpr)) {
+    const double extra = found ? ExtraMillibits(shape, plan, best) : 0;
+    if (!found || extra < 0 || (extra == 0 && plan.sum_fpr < best.sum_fpr)) {
       best = std::move(plan);
       found = true;
     }
