@@ -241,6 +241,14 @@ bool PlanLiveTree(const std::vector<LiveLevel>& levels,
       std::vector<int> mixed = solution.millibits;
       for (size_t i = 0; i < n; ++i) {
         mixed[i] += static_cast<int>(fraction * (above[i] - mixed[i]));
+        // A level moving from no filter to its first vertex has nothing
+        // buildable in between (RocksDB drops a setting under 0.5 bits and
+        // builds 1 bit from 0.5, Ribbon its least columns): it takes one
+        // end, the one that keeps the budget or reaches the target.
+        if (mixed[i] > 0 && mixed[i] < above[i] &&
+            mixed[i] < models[i].min_bits() * 1000) {
+          mixed[i] = meet == kWithin ? 0 : above[i];
+        }
       }
       if (meet == kWithin || measure(mixed) >= target) {
         solution.millibits = mixed;

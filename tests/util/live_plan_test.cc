@@ -214,6 +214,29 @@ TEST(LivePlanTest, NoFilterOnTheLastLevelWhenAsked) {
   EXPECT_GT(Bits(plan, 0), Bits(plan, 1));
 }
 
+// A level between no filter and its least filter has nothing buildable in
+// between: RocksDB drops a Bloom setting under 0.5 bits and builds 1 bit
+// from there, and Ribbon's least filter is one column (1.045 real bits
+// here). Planned 0.7 bits, a Bloom level got 1 bit, 43% over its budget;
+// planned 1 bit, a Ribbon level got 1.045. Found by fuzz/live_plan_fuzzer.
+TEST(LivePlanTest, NoLevelIsPlannedBetweenNoFilterAndItsLeast) {
+  for (FilterChoice filter : {FilterChoice::kBloom, FilterChoice::kRibbon}) {
+    for (double budget : {0.3, 0.7, 1.0, 1.02}) {
+      LivePlanOptions options;
+      options.bits_per_key = budget;
+      options.filter = filter;
+      LivePlan plan;
+      ASSERT_TRUE(PlanLiveTree({{0, 0}, {1e6, 1}}, options, &plan));
+      const int m = plan.plan.levels[1].millibits_per_key;
+      const FprModel model = ModelForLevel(filter, 1);
+      EXPECT_TRUE(m == 0 || m >= model.min_bits() * 1000 - 1e-9)
+          << "budget " << budget << ", filter " << static_cast<int>(filter)
+          << ": " << m << " millibits";
+      EXPECT_LE(m, budget * 1000);
+    }
+  }
+}
+
 TEST(LivePlanTest, UnplannedLevelsGetTheAverageBudget) {
   LivePlanOptions options;
   options.bits_per_key = 7.5;
