@@ -10,7 +10,12 @@
 # (--options_file, as an engine's OPTIONS file would carry it), and the
 # crash tests pass --filter_uri, a flag tools/stress/add_filter_uri.py adds to
 # the fork's db_stress (an OPTIONS file replaces all of the options the crash
-# test randomizes, the merge operator too, and its runs then fail).
+# test randomizes, the merge operator too, and its runs then fail). The same
+# edit makes db_stress do what monkey::Install does besides the strict parse:
+# at every open it adds monkey::NewShapeListener(policy) to the listeners (for
+# --filter_uri and --options_file alike) and calls monkey::RefreshShape after
+# it, so Monkey plans from the live shape, as users run it; a policy string
+# with shape=static gets no listener and runs the static plan.
 #
 # After every db_stress run, killed or not, the database's filters are
 # checked (tools/stress/check_filters.py): the OPTIONS file RocksDB wrote
@@ -30,8 +35,17 @@
 #                  three: monkey:7, id=monkey;bits_per_key=10;filter=ribbon
 #                  and id=monkey;bits_per_key=10;last_level_filter=false
 #   --modes=LIST   comma-separated, of db_stress, blackbox, whitebox
-#                  (default all three); the per-level plan must be checked
-#                  in at least one of each policy's runs
+#                  (default all three); leveled: the per-level plan must
+#                  be checked in at least one of each policy's runs;
+#                  universal: some check of each policy must have seen a
+#                  universal column family with SSTs
+#   --compaction_style=leveled|universal
+#                  leveled (default): the OPTIONS file and every crash-test
+#                  run leveled, but whitebox's universal and FIFO runs;
+#                  universal: the OPTIONS file universal and
+#                  --compaction_style=1 to every db_stress run of the crash
+#                  tests (it overrides db_crashtest.py's choice: whitebox's
+#                  leveled and FIFO runs become universal too)
 #   --duration=S   seconds per mode and policy (default 20: the short run,
 #                  9 runs, the policies at the same time: about 2 minutes)
 #   --long         --duration=200, the policies one after the other: the
@@ -76,11 +90,16 @@ usage() {
 
 policies=() modes=db_stress,blackbox,whitebox duration=20 out="" build_only=0
 check_db="" expect="" tools="" fork="" plan_min_levels=3 parallel="" shape=""
+style=leveled
 for arg in "$@"; do
   case $arg in
     --policy=*) policies+=("${arg#--policy=}") ;;
     --modes=*) modes=${arg#--modes=} ;;
     --duration=*) duration=${arg#--duration=} ;;
+    --compaction_style=leveled | --compaction_style=universal)
+      style=${arg#--compaction_style=} ;;
+    --compaction_style=*)
+      die "--compaction_style must be leveled or universal, not '${arg#--compaction_style=}'" ;;
     --long) duration=200 parallel=${parallel:-0} ;;
     --parallel) parallel=1 ;;
     --serial) parallel=0 ;;
@@ -205,15 +224,18 @@ summary=$out/summary.txt
 : >"$summary"
 {
   echo "RocksDB $version ($src), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
-  echo "modes: $modes; ${duration}s per mode and policy; policies$([ "$parallel" = 1 ] && echo " (at the same time)"): ${policies[*]}"
+  echo "modes: $modes; ${duration}s per mode and policy; $style compaction; policies$([ "$parallel" = 1 ] && echo " (at the same time)"): ${policies[*]}"
+  echo "plan: live shape (monkey::Install's listener in db_stress) unless a policy says shape=static"
 } | tee -a "$summary" >&2
 
-# The OPTIONS file: leveled compaction with dynamic level sizes (Monkey's
+# The OPTIONS file: leveled compaction (universal with
+# --compaction_style=universal) with dynamic level sizes (Monkey's
 # static plan's assumption, RocksDB's default since 8.4) and memtables,
 # files and base level smaller than the crash tests' (plain db_stress writes
 # less per second), so that a short run grows a tree of several levels.
 options_file() { # SPEC FILE
-  local spec=$1
+  local spec=$1 cf_style=kCompactionStyleLevel
+  [ "$style" = leveled ] || cf_style=kCompactionStyleUniversal
   case $spec in *=*) spec="{$spec}" ;; esac
   cat >"$2" <<EOF
 [Version]
@@ -223,7 +245,7 @@ options_file() { # SPEC FILE
   create_if_missing=true
   create_missing_column_families=true
 [CFOptions "default"]
-  compaction_style=kCompactionStyleLevel
+  compaction_style=$cf_style
   level_compaction_dynamic_level_bytes=true
   write_buffer_size=65536
   target_file_size_base=65536
@@ -257,6 +279,24 @@ size_flags() {
   echo --write_buffer_size=131072 --target_file_size_base=131072 \
     --max_bytes_for_level_base=524288
 }
+# --compaction_style=universal: db_crashtest.py has no option for the style
+# (it picks leveled, and universal and FIFO for two of whitebox's check
+# modes), so the flag goes to db_stress as one of its pass-through flags,
+# after the crash test's own --compaction_style, and wins (gflags takes the
+# last): every crash-test run is universal.
+style_flags() {
+  [ "$style" = leveled ] || echo --compaction_style=1
+}
+# The plan a policy runs: db_stress attaches monkey::Install's shape
+# listener (tools/stress/add_filter_uri.py), which Monkey follows unless the
+# policy says shape=static.
+plan_shape() { # SPEC
+  if [[ $1 =~ (^|;)[[:space:]]*shape[[:space:]]*=[[:space:]]*static[[:space:]]*(;|$) ]]; then
+    echo static
+  else
+    echo live
+  fi
+}
 
 # run_policy INDEX POLICY: every mode's run of one policy, in order; its
 # summary blocks go to OUT/.policy-INDEX.txt (printed and appended to
@@ -265,6 +305,8 @@ size_flags() {
 run_policy() {
   local pi=$1 policy=$2 failed=0 mi=0 run_no mode name dir db ev first cmd
   local t0 rc pid interval size secs runs part=$out/.policy-$1.txt
+  local pshape
+  pshape=$(plan_shape "$policy")
   local policy_dirs=()
   : >"$part"
   for mode in "${mode_list[@]}"; do
@@ -275,9 +317,10 @@ run_policy() {
     mkdir -p "$dir/tmp"
     options_file "$policy" "$dir/OPTIONS"
     export STRESS_DB_STRESS=$db_stress STRESS_CHECKER=$checker STRESS_LDB=$ldb \
-      STRESS_SST_DUMP=$sst_dump STRESS_EXPECT=$policy STRESS_LOG=$dir
+      STRESS_SST_DUMP=$sst_dump STRESS_EXPECT=$policy STRESS_LOG=$dir \
+      STRESS_SHAPE=$pshape
     wrapper=$repo/tools/stress/db_stress_wrapper.sh
-    say "[$name] $mode with $policy for ${duration}s (log: $dir/run.log)"
+    say "[$name] $mode with $policy, $style, $pshape plan, for ${duration}s (log: $dir/run.log)"
     t0=$(date +%s)
     rc=0
     # shellcheck disable=SC2046  # common_flags is a list of words
@@ -309,7 +352,7 @@ run_policy() {
         # The database outlives the runs: check its final tree too.
         if [ -f "$db/CURRENT" ]; then
           python3 "$checker" --ldb="$ldb" --sst_dump="$sst_dump" --expect="$policy" \
-            --shape=static --db="$db" --json="$dir/final.json" \
+            --shape="$pshape" --db="$db" --json="$dir/final.json" \
             >"$dir/final.txt" 2>&1 || rc=1
         fi
         ;;
@@ -365,7 +408,7 @@ run_policy() {
           "$src/tools/db_crashtest.py" "$mode" --stress_cmd="$wrapper" \
           --duration="$duration" --interval="$interval" --verify_timeout=600 \
           "${size[@]}" \
-          "--filter_uri=$policy" $(common_flags) --progress_reports=1 \
+          "--filter_uri=$policy" $(common_flags) $(style_flags) --progress_reports=1 \
           >"$dir/run.log" 2>&1) &
         pid=$!
         while kill -0 "$pid" 2>/dev/null; do
@@ -391,13 +434,20 @@ run_policy() {
     [ "$parallel" = 1 ] || cat "$dir/summary.txt"
     policy_dirs+=("$dir")
   done
-  # The per-level plan must have been checked in some run of the policy (a
-  # short blackbox or whitebox run may not grow a tree deep enough).
+  # Leveled: the per-level plan must have been checked in some run of the
+  # policy (a short blackbox or whitebox run may not grow a tree deep
+  # enough). Universal (no per-level plan to check: Monkey gives universal
+  # files its average budget): some check must have seen a universal column
+  # family with SSTs, so that the universal runs did write filters.
+  local key=plan_checks want="grew a tree deep enough to check the per-level plan"
+  if [ "$style" = universal ]; then
+    key=universal_checks want="left a universal column family with SSTs to check"
+  fi
   if ! python3 -c 'import json, sys
-sys.exit(0 if any(json.load(open(d + "/summary.json"))["plan_checks"]
-                  for d in sys.argv[1:]) else 1)' "${policy_dirs[@]}"; then
+sys.exit(0 if any(json.load(open(d + "/summary.json")).get(sys.argv[1])
+                  for d in sys.argv[2:]) else 1)' "$key" "${policy_dirs[@]}"; then
     failed=$((failed + 1))
-    echo "FAILED: $policy: no run grew a tree deep enough to check the per-level plan" >>"$part"
+    echo "FAILED: $policy: no run $want" >>"$part"
     [ "$parallel" = 1 ] || tail -n 1 "$part"
   fi
   echo "$failed" >"$out/.policy-$pi.failed"

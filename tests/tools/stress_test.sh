@@ -27,6 +27,10 @@ expect_in "bad mode" "$(fails --modes=db_stress,crash "$tmp")" \
 expect_in "bad duration" "$(fails --duration=3m "$tmp")" \
   "--duration must be a number of seconds, not '3m'"
 expect_in "short duration" "$(fails --duration=2 "$tmp")" "at least 5 seconds"
+expect_in "bad compaction style" "$(fails --compaction_style=fifo "$tmp")" \
+  "--compaction_style must be leveled or universal, not 'fifo'"
+expect_in "--compaction_style=universal taken" \
+  "$(fails --compaction_style=universal "$tmp")" "has no src/ RocksDB tree"
 expect_in "stock policy" "$(fails --policy=bloomfilter:10 "$tmp")" \
   "--policy='bloomfilter:10' is not a Monkey policy"
 expect_in "two forks" "$(fails "$tmp" "$tmp/b")" "one FORK_DIR only"
@@ -207,18 +211,69 @@ out=$(STRESS_DB_STRESS=echo STRESS_CHECKER=$root/tools/stress/check_filters.py \
   fail "wrapper output is not db_stress's (echo's) alone: '$out'"
 [ "$(cat "$tmp/log/check-failures" 2>/dev/null)" = 1 ] ||
   fail "wrapper: run 1's failed check not listed in check-failures"
+# Without STRESS_SHAPE the check is of the live plan (db_stress attaches
+# monkey::Install's listener).
+expect_in "wrapper check-1.json" "$(cat "$tmp/log/check-1.json")" '"shape": "live"'
 expect_in "wrapper check-1.txt" "$(cat "$tmp/log/check-1.txt")" \
   "another policy than monkey"
 expect_in "wrapper invocations.log" "$(cat "$tmp/log/invocations.log")" \
   "1 " "destroy=1 --db=$tmp/bloom"
 out=$(STRESS_DB_STRESS=true STRESS_CHECKER=$root/tools/stress/check_filters.py \
-  STRESS_PLAN_MIN_LEVELS=2 \
+  STRESS_PLAN_MIN_LEVELS=2 STRESS_SHAPE=static \
   STRESS_LDB=$ldb STRESS_SST_DUMP=$sst_dump STRESS_EXPECT=monkey:7 \
   STRESS_LOG=$tmp/log "$root/tools/stress/db_stress_wrapper.sh" \
   --db="$tmp/m7" 2>&1) || fail "wrapper (m7) exited non-zero: $out"
 [ "$(wc -l <"$tmp/log/check-failures")" -eq 1 ] ||
   fail "wrapper: run 2 (a Monkey tree) listed as failed"
 [ -f "$tmp/log/check-2.json" ] || fail "wrapper: no check-2.json"
+expect_in "wrapper check-2.json" "$(cat "$tmp/log/check-2.json")" \
+  '"shape": "static"' '"compaction_style": "kCompactionStyleLevel"'
+
+# --- The db_stress edit ---------------------------------------------------
+# add_filter_uri.py on a tree holding only its anchors: --filter_uri and
+# monkey::Install's listener (added at open, RefreshShape after it); a
+# second run changes nothing; a missing anchor is an error naming it.
+fake=$tmp/fake-src/db_stress_tool
+mkdir -p "$fake"
+printf 'DECLARE_double(bloom_bits);\n' >"$fake/db_stress_common.h"
+printf 'DEFINE_double(bloom_bits, 10,\n              "b");\n' >"$fake/db_stress_gflags.cc"
+cat >"$fake/db_stress_test_base.cc" <<'EOF2'
+#include "rocksdb/filter_policy.h"
+std::shared_ptr<const FilterPolicy> CreateFilterPolicy() {
+  return nullptr;
+}
+void StressTest::Open() {
+    options_.listeners.clear();
+    RegisterAdditionalListeners();
+  if (!s.ok()) {
+    fprintf(stderr, "open error: %s\n", s.ToString().c_str());
+    exit(1);
+  }
+}
+EOF2
+edit=$root/tools/stress/add_filter_uri.py
+out=$(python3 "$edit" "$tmp/fake-src" 2>&1) || fail "add_filter_uri.py: $out"
+base=$(cat "$fake/db_stress_test_base.cc")
+expect_in "edited db_stress" "$base" '#include "monkey/install.h"' \
+  "FLAGS_filter_uri" "ignore_unsupported_options = false" \
+  "::monkey::NewShapeListener(monkey_table->filter_policy)" \
+  "options_.listeners.push_back(std::move(monkey_listener));" \
+  "::monkey::RefreshShape(db_);"
+expect_in "edited gflags" "$(cat "$fake/db_stress_gflags.cc")" "DEFINE_string(filter_uri"
+# The listener after db_stress's own, RefreshShape after the open's check.
+printf '%s\n' "$base" | awk '/RegisterAdditionalListeners/ { r = NR }
+  /NewShapeListener/ { l = NR } /exit\(1\);/ { e = NR } /RefreshShape/ { f = NR }
+  END { exit !(r < l && e < f) }' || fail "edited db_stress: edits out of place: $base"
+sum1=$(cat "$fake"/* | cksum)
+out=$(python3 "$edit" "$tmp/fake-src" 2>&1) || fail "add_filter_uri.py again: $out"
+[ "$(cat "$fake"/* | cksum)" = "$sum1" ] || fail "add_filter_uri.py edited twice"
+sed -i '/RegisterAdditionalListeners/d' "$fake/db_stress_test_base.cc"
+sed -i '/monkey: Install.s shape listener: add/d' "$fake/db_stress_test_base.cc"
+status=0
+out=$(python3 "$edit" "$tmp/fake-src" 2>&1) || status=$?
+[ $status = 1 ] || fail "add_filter_uri.py without an anchor: exit $status: $out"
+expect_in "add_filter_uri.py without an anchor" "$out" \
+  "has 0 lines 'RegisterAdditionalListeners();'"
 
 # --- The summary --------------------------------------------------------
 # Run 1 killed (two threads' progress: 3000 and 2500), run 2 reopened the
@@ -241,7 +296,7 @@ EOF
 if out=$(python3 "$root/tools/stress/summarize.py" "$tmp/sum" blackbox monkey:7 9); then
   expect_in "summary" "$out" "2 db_stress runs (1 finished)" "ops 80000 exact + >= 5500" \
     "1 kills, 1 crash/recover cycles, 2 verifications passed" \
-    "1 filter checks (0 failed, 1 with the per-level plan)" \
+    "1 filter checks (0 failed, 1 with the per-level plan, 0 of a universal tree)" \
     "L6 "
 else
   fail "summary of a passing run failed: $out"

@@ -460,6 +460,8 @@ def main():
                       else (rows[-1]["level"] if rows else None))
         report["column_families"].append({"name": cf, "levels": rows,
                                           "shape": shape,
+                                          "compaction_style": styles.get(
+                                              cf, "kCompactionStyleLevel"),
                                           "last_level": last_level})
         print("column family '%s':" % cf)
         print("  level  files  filtered    entries  filter KiB  bits/key  kinds")

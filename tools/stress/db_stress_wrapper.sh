@@ -12,6 +12,7 @@
 #   STRESS_EXPECT     the policy string the database must have been given
 #   STRESS_LOG        directory for invocations.log and check-<n>.{txt,json}
 #   STRESS_PLAN_MIN_LEVELS  check_filters.py's --plan_min_levels (default 3)
+#   STRESS_SHAPE      static or live (default): check_filters.py's --shape
 # Nothing goes to stdout or stderr: db_crashtest.py fails a run on any
 # stderr output, and a failed check is left for tools/stress.sh to report
 # (check-failures lists the runs whose check failed).
@@ -34,11 +35,14 @@ printf '%d %s destroy=%d %s\n' "$n" "$(date +%s)" "$destroy" "$*" \
 if [ -n "$db" ] && [ -f "$db/CURRENT" ]; then
   # --allow_young: a young tree (every run after a destroy) is checked too;
   # tools/stress.sh asks for the per-level plan checked over the whole run.
-  # --shape=static: db_stress attaches no shape listener, so the policy
-  # plans every file from the static shape (the last level num_levels - 1).
+  # --shape: the plan the policy followed. db_stress attaches
+  # monkey::Install's shape listener (tools/stress/add_filter_uri.py), so a
+  # Monkey policy plans from the live shape (the deepest non-empty level is
+  # the last), unless the policy says shape=static: then from the static
+  # shape (the last level num_levels - 1). tools/stress.sh tells which.
   if ! python3 "$STRESS_CHECKER" --ldb="$STRESS_LDB" \
     --sst_dump="$STRESS_SST_DUMP" --expect="$STRESS_EXPECT" --allow_young \
-    --shape=static \
+    --shape="${STRESS_SHAPE:-live}" \
     --plan_min_levels="${STRESS_PLAN_MIN_LEVELS:-3}" \
     --db="$db" --json="$STRESS_LOG/check-$n.json" \
     >"$STRESS_LOG/check-$n.txt" 2>&1; then

@@ -86,6 +86,11 @@ def main():
                 failed.append((path, [f.read().strip()[-500:]]))
     problems, notes = [p for p, _ in failed], []
     plan_checks = [r for r in reports if r.get("plan_checked")]
+    # Checks that saw a universal column family with SSTs (checks 1-3 only:
+    # Monkey has no per-level plan there).
+    universal_checks = [r for r in reports if any(
+        cf.get("compaction_style") == "kCompactionStyleUniversal" and cf["levels"]
+        for cf in r["column_families"])]
     if plan_checks:
         # Show the deepest tree whose per-level plan was checked, and the
         # column families it was checked in.
@@ -108,15 +113,18 @@ def main():
         "ops_exact": exact_ops, "ops_lower_bound_killed": lower_ops,
         "kills": kills, "crash_recover_cycles": recovered,
         "plan_checks": len(plan_checks),
+        "universal_checks": len(universal_checks),
         "verifications": verified, "checks": len(checks),
         "checks_failed": len(failed), "deepest_levels": deepest,
         "levels": [], "problems": problems,
     }
     print("%s, %s: %s s, %d db_stress runs (%d finished), ops %d exact + >= %d "
           "in killed runs, %d kills, %d crash/recover cycles, %d verifications "
-          "passed, %d filter checks (%d failed, %d with the per-level plan)"
+          "passed, %d filter checks (%d failed, %d with the per-level plan, "
+          "%d of a universal tree)"
           % (mode, policy, seconds, invocations, finished, exact_ops, lower_ops,
-             kills, recovered, verified, len(checks), len(failed), len(plan_checks)))
+             kills, recovered, verified, len(checks), len(failed), len(plan_checks),
+             len(universal_checks)))
     if best:
         print("  deepest tree checked (%s):" % os.path.basename(best.get("db", "")))
         for cf in best["column_families"]:
