@@ -5,7 +5,9 @@
 #            filter_report_json lines and Monkey's plan table
 #   figures  the scalar and per-level figures of one result
 #   tables   the side-by-side table and the build comparison
-#   checks   the PASS/FAIL verdicts
+#   checks   the verdicts: PASS, EXPECTED (a bar the model puts out of
+#            reach on the tree measured) and FAIL
+#   spread   throughput over the rounds: median, min-max, and ratios
 #   outputs  CSV and JSON
 #   plots    gnuplot plots
 #   console  progress lines and uptime

@@ -14,7 +14,8 @@ from comparison.outputs import write_outputs
 from comparison.runner import run_comparison
 from comparison.specs import (COMMON_FLAGS, PRESETS, db_dir_for,
                               parse_config, tree_flags, with_builds)
-from comparison.tables import builds_table, print_table, trees_table
+from comparison.tables import (builds_table, print_table, throughput_table,
+                               trees_table)
 
 
 def parse_args(description):
@@ -72,7 +73,8 @@ def replot(directory):
     for r in results:  # JSON keeps the plan's level numbers as strings
         r["plan"] = {int(level): p for level, p in r["plan"].items()}
     log(print_table(results, saved["meta"]["preset"]))
-    for extra in (builds_table(results), trees_table(results)):
+    for extra in (throughput_table(results), builds_table(results),
+                  trees_table(results)):
         if extra:
             log("\n" + extra)
     log("")
@@ -130,7 +132,8 @@ def main(description=None):
 
     meta["uptime_end"] = uptime()
     table = print_table(results, args.preset)
-    for extra in (builds_table(results), trees_table(results)):
+    for extra in (throughput_table(results), builds_table(results),
+                  trees_table(results)):
         if extra:
             table += "\n\n" + extra
     verdicts = checks(results, args.preset)

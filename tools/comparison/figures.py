@@ -3,6 +3,8 @@
 
 import statistics
 
+from comparison.spread import ops_rounds, spread
+
 # The report a result is judged by: the absent-key lookups of the default
 # workload, or tdstore's unique-key inserts.
 MAIN_BENCHMARKS = ("readmissing", "insertunique")
@@ -93,6 +95,10 @@ def summarize(result):
                                    if lookups and hit is not None else None)
     for b in result["benchmarks"]:
         s[f"{b['benchmark']}_ops_per_sec"] = b["ops_per_sec"]
+        # The spread of the rounds (a load phase's one run: min = max).
+        rounds = spread(ops_rounds(result, b["benchmark"]))
+        s[f"{b['benchmark']}_ops_per_sec_min"] = rounds and rounds[1]
+        s[f"{b['benchmark']}_ops_per_sec_max"] = rounds and rounds[2]
         s[f"{b['benchmark']}_p95_micros"] = b["p95_micros"]
     return s
 

@@ -3,12 +3,15 @@
 
 from comparison.figures import (fmt_num, fmt_pct, labels_in_order,
                                 level_rows, summarize)
+from comparison.spread import (fmt_ratio, fmt_spread_cell, ops_rounds,
+                               ratio_rounds)
 
 
 def builds_table(results):
     """Each --also_db_bench build against --db_bench, configuration by
-    configuration: its ops/s as a ratio, and both sum FPRs (the filters and
-    so the FPRs must not depend on the build)."""
+    configuration: its ops/s as a ratio (the median of the rounds' ratios
+    and their min-max, or no difference measured), and both sum FPRs (the
+    filters and so the FPRs must not depend on the build)."""
     lines = []
     for r in results:
         build = r["config"].get("build")
@@ -23,17 +26,51 @@ def builds_table(results):
             lines.append("build comparison: ops/s of CONFIG@BUILD over "
                          "--db_bench's, and sum FPR of each")
         mine, theirs = summarize(r), summarize(base)
-        cells = []
-        for b in r["benchmarks"]:
-            if b.get("phase") != "measure":
-                continue
-            key = f"{b['benchmark']}_ops_per_sec"
-            if mine.get(key) and theirs.get(key):
-                cells.append(f"{b['benchmark']} {mine[key] / theirs[key]:.2f}x")
         lines.append(
-            f"  {r['num']:,} keys {r['config']['label']}: " + ", ".join(cells)
+            f"  {r['num']:,} keys {r['config']['label']}: "
+            + ", ".join(ratio_cells(r, base))
             + f"; sum FPR {fmt_pct(theirs['sum_fpr'])} -> "
             f"{fmt_pct(mine['sum_fpr'])}")
+    return "\n".join(lines)
+
+
+def ratio_cells(result, base):
+    """"BENCH RATIO" for each measured benchmark that both ran: the ratio of
+    their ops/s round by round, as spread.fmt_ratio prints it."""
+    cells = []
+    for b in result["benchmarks"]:
+        if b.get("phase") != "measure":
+            continue
+        ratios = ratio_rounds(ops_rounds(result, b["benchmark"]),
+                              ops_rounds(base, b["benchmark"]))
+        if ratios:
+            cells.append(f"{b['benchmark']} {fmt_ratio(ratios)}")
+    return cells
+
+
+# The configuration each throughput is compared with, the first present.
+THROUGHPUT_BASES = ("bloomfilter:10", "fixed10")
+
+
+def throughput_table(results):
+    """Every configuration's measured ops/s over THROUGHPUT_BASES' at the
+    same size: the median of the rounds' ratios with their min-max, "no
+    difference measured" where that range contains 1.0. Empty without a
+    base or other configurations."""
+    lines = []
+    for num in sorted({r["num"] for r in results}):
+        by = {r["config"]["label"]: r for r in results if r["num"] == num}
+        name = next((b for b in THROUGHPUT_BASES if b in by), None)
+        if name is None:
+            continue
+        for label, r in by.items():
+            cells = ratio_cells(r, by[name]) if label != name else []
+            if not cells:
+                continue
+            if not lines:
+                lines.append(f"ops/s over {name}'s, round by round (median "
+                             "ratio, min-max over the rounds):")
+            lines.append(f"  {num:,} keys {label}: " + ", ".join(cells))
     return "\n".join(lines)
 
 
@@ -53,12 +90,15 @@ def trees_table(results):
 def print_table(results, preset):
     configs = labels_in_order(results)
     sizes = sorted({r["num"] for r in results})
-    width = max(14, max(len(c) for c in configs) + 2)
     benches = []
     for r in results:
         for b in r["benchmarks"]:
             if b["benchmark"] not in benches:
                 benches.append(b["benchmark"])
+    # Wide enough for every label and every ops/s range.
+    width = max([14] + [len(c) + 2 for c in configs]
+                + [len(fmt_spread_cell(ops_rounds(r, b))) + 2
+                   for r in results for b in benches])
     lines = []
 
     def row(name, cells):
@@ -125,7 +165,11 @@ def print_table(results, preset):
                 "filter_bytes_read",
                 lambda v: fmt_num(v and v / 2**20, "{:.1f}")))
         for bench in benches:
-            row(f"{bench} ops/s", cells(f"{bench}_ops_per_sec", fmt_num))
+            row(f"{bench} ops/s, median", cells(f"{bench}_ops_per_sec",
+                                                fmt_num))
+            row(f"{bench} ops/s, min-max", [
+                fmt_spread_cell(ops_rounds(by_label[c], bench))
+                if c in by_label else "" for c in configs])
             row(f"{bench} P95 us", cells(f"{bench}_p95_micros",
                                          lambda v: fmt_num(v, "{:.2f}")))
         row("instrument agrees w/ model",

@@ -31,6 +31,13 @@ class FiguresTest(unittest.TestCase):
                           s["filter_and_index_bytes"]), (0.05, 0.04, 70, 100))
         self.assertEqual(s["data_blocks_per_lookup"], 2 / 100)
         self.assertEqual(s["readmissing_ops_per_sec"], 5)
+        # One run: no spread, its value both ends.
+        self.assertEqual((s["readmissing_ops_per_sec_min"],
+                          s["readmissing_ops_per_sec_max"]), (5, 5))
+        r["benchmarks"][0]["ops_per_sec_rounds"] = [4, 9, 5]
+        s = summarize(r)
+        self.assertEqual((s["readmissing_ops_per_sec_min"],
+                          s["readmissing_ops_per_sec_max"]), (4, 9))
         self.assertIs(s["model_agrees"], True)
         # No level judged: no verdict, whatever the report's flag says.
         r = result("monkey:7", 1000, 0.05, 0.04, 70,

@@ -1,12 +1,27 @@
 #!/usr/bin/python3
-# Tests of tools/comparison/tables.py: the side-by-side table and the
-# comparison of --also_db_bench builds.
+# Tests of tools/comparison/tables.py: the side-by-side table, throughput
+# with its spread over the rounds (and tools/comparison/spread.py behind it)
+# and the comparison of --also_db_bench builds.
 
 import unittest
 
 from testing import level, result
 from comparison.specs import parse_config, with_builds
-from comparison.tables import builds_table, print_table, trees_table
+from comparison.spread import (fmt_ratio, fmt_spread_cell, no_difference,
+                               ratio_rounds)
+from comparison.tables import (builds_table, print_table, throughput_table,
+                               trees_table)
+
+
+def with_rounds(r, bench, rounds):
+    """Sets the measured rounds of `bench` in result r: ops/s, their median
+    as the runner keeps it."""
+    r["benchmarks"] = [b for b in r["benchmarks"] if b["benchmark"] != bench]
+    r["benchmarks"].append({"benchmark": bench, "phase": "measure",
+                            "ops_per_sec": sorted(rounds)[len(rounds) // 2],
+                            "ops_per_sec_rounds": rounds,
+                            "p95_micros": 1.0})
+    return r
 
 
 class TablesTest(unittest.TestCase):
@@ -49,6 +64,66 @@ class TablesTest(unittest.TestCase):
         self.assertLess(table.index("--- 1,000 keys"),
                         table.index("--- 4,000 keys"))
 
+    def test_throughput_rows_carry_the_spread(self):
+        bloom = with_rounds(result("bloomfilter:10", 1000, 0.02, 0.02, 100),
+                            "readmissing", [666000, 995000, 656000])
+        bloom["benchmarks"].append({"benchmark": "fillrandom",
+                                    "phase": "load", "ops_per_sec": 60000,
+                                    "p95_micros": 9.0})
+        lines = print_table([bloom], "default").splitlines()
+        width = len("666,000-995,000") + 2
+        self.assertIn(f"{'readmissing ops/s, median':<30}{'666,000':>{width}}",
+                      lines)
+        self.assertIn(f"{'readmissing ops/s, min-max':<30}"
+                      f"{'656,000-995,000':>{width}}", lines)
+        # A load runs once: no spread to give.
+        self.assertIn(f"{'fillrandom ops/s, min-max':<30}{'1 run':>{width}}",
+                      lines)
+
+    def test_a_ratio_whose_range_contains_one_is_no_difference(self):
+        bloom = with_rounds(result("bloomfilter:10", 1000, 0.02, 0.02, 100),
+                            "readmissing", [666000, 995000, 656000])
+        same = with_rounds(result("monkey:7", 1000, 0.05, 0.05, 70),
+                           "readmissing", [700000, 900000, 700000])
+        faster = with_rounds(result("monkey:10", 1000, 0.014, 0.014, 100),
+                             "readmissing", [999000, 1492500, 984000])
+        table = throughput_table([bloom, same, faster])
+        self.assertEqual(table.splitlines(), [
+            "ops/s over bloomfilter:10's, round by round (median ratio, "
+            "min-max over the rounds):",
+            "  1,000 keys monkey:7: readmissing no difference measured "
+            "(1.05x, 0.90-1.07x over 3 rounds)",
+            "  1,000 keys monkey:10: readmissing 1.50x (1.50-1.50x over 3 "
+            "rounds)"])
+        # fixed10 is the base where there is no bloomfilter:10.
+        fixed = dict(bloom, config=parse_config("fixed10=bloomfilter:10"))
+        self.assertTrue(throughput_table([fixed, same]).startswith(
+            "ops/s over fixed10's"))
+        self.assertEqual(throughput_table([same, faster]), "")
+
+    def test_spread_of_ratios(self):
+        # Rounds run every configuration back to back: ratios pair them.
+        self.assertEqual(ratio_rounds([2, 3], [1, 2]), [2, 1.5])
+        # Rounds that do not pair: every value over every other.
+        self.assertEqual(sorted(ratio_rounds([2, 4], [1])), [2, 4])
+        self.assertEqual(sorted(ratio_rounds([2], [1, 4])), [0.5, 2])
+        self.assertEqual(ratio_rounds([2], []), [])
+        self.assertEqual(ratio_rounds([2], [0]), [])
+        self.assertTrue(no_difference([0.9, 1.2]))
+        self.assertTrue(no_difference([1.0, 1.2]))
+        self.assertFalse(no_difference([1.01, 1.2]))
+        self.assertFalse(no_difference([0.7, 0.99]))
+        self.assertFalse(no_difference([1.0]))  # one round: no spread
+        self.assertEqual(fmt_ratio([0.9, 1.0, 1.3]),
+                         "no difference measured (1.00x, 0.90-1.30x over 3 "
+                         "rounds)")
+        self.assertEqual(fmt_ratio([1.2, 1.4]),
+                         "1.30x (1.20-1.40x over 2 rounds)")
+        self.assertEqual(fmt_ratio([1.35]), "1.35x (1 round, no spread)")
+        self.assertEqual(fmt_ratio([]), "-")
+        self.assertEqual(fmt_spread_cell([3000, 1000, 2000]), "1,000-3,000")
+        self.assertEqual(fmt_spread_cell([]), "-")
+
     def test_builds_are_compared(self):
         configs = with_builds([parse_config("monkey:7")],
                               ["release=/fork/db_bench"])
@@ -61,6 +136,12 @@ class TablesTest(unittest.TestCase):
         self.assertIn("monkey:7@release: readmissing 1.35x", table)
         self.assertIn("sum FPR 5.000% -> 5.100%", table)
         self.assertEqual(builds_table([quick]), "")
+        # Rounds whose ratios straddle 1.0: no difference measured.
+        with_rounds(quick, "readmissing", [100, 120, 100])
+        with_rounds(release, "readmissing", [135, 108, 130])
+        self.assertIn("monkey:7@release: readmissing no difference measured "
+                      "(1.30x, 0.90-1.35x over 3 rounds)",
+                      builds_table([quick, release]))
 
 
 if __name__ == "__main__":
