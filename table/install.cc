@@ -7,6 +7,7 @@
 #include "monkey/monkey_filter_policy.h"
 #include "monkey/table/shape_listener.h"
 #include "monkey/table/status_message.h"
+#include "monkey/table/strict_string.h"
 #include "rocksdb/convenience.h"
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/table.h"
@@ -34,6 +35,21 @@ ROCKSDB_NAMESPACE::Status Install(const std::string& filter_uri,
     return Status::InvalidArgument(
         "monkey::Install needs a block-based table factory");
   }
+  const std::string named = "filter_uri " + Quoted(filter_uri);
+  // RocksDB reads "" and "nullptr" as no filter policy, and OK: a filter
+  // string that names none would silently turn filters off. Install only
+  // installs one; to build no filter, leave or set
+  // BlockBasedTableOptions::filter_policy to nullptr.
+  if (filter_uri.empty() || filter_uri == "nullptr") {
+    return Status::InvalidArgument(
+        named,
+        "names no filter policy (to build no filter, leave "
+        "BlockBasedTableOptions::filter_policy unset)");
+  }
+  const std::string twice = DuplicateOption(filter_uri);
+  if (!twice.empty()) {
+    return Status::InvalidArgument(named, "gives " + twice + " twice");
+  }
   ROCKSDB_NAMESPACE::ConfigOptions config;
   config.ignore_unsupported_options =
       false;  // unknown ids must not mean "none"
@@ -41,8 +57,10 @@ ROCKSDB_NAMESPACE::Status Install(const std::string& filter_uri,
   Status s = ROCKSDB_NAMESPACE::FilterPolicy::CreateFromString(
       config, filter_uri, &table.filter_policy);
   if (!s.ok()) {
-    return Status::InvalidArgument("filter_uri '" + filter_uri + "'",
-                                   StatusMessage(s));
+    return Status::InvalidArgument(named, Elided(StatusMessage(s), filter_uri));
+  }
+  if (table.filter_policy == nullptr) {
+    return Status::InvalidArgument(named, "names no filter policy");
   }
   // A listener an earlier Install added feeds the policy this one replaces:
   // kept, it would go on reading the tree for a policy no table uses.

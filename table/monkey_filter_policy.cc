@@ -10,6 +10,7 @@
 #include <cstdlib>
 
 #include "monkey/table/status_message.h"
+#include "monkey/table/strict_string.h"
 #include "monkey/util/filter_fpr_model.h"
 #include "monkey/util/live_plan.h"
 #include "monkey/util/monkey_bpk.h"
@@ -41,18 +42,13 @@ constexpr int kDefaultNumLevels = 7;
 // never spends the budget to the bit.
 constexpr double kShownBudgetChange = 0.005;
 
-// RocksDB parses doubles with std::stod, which reads "7abc" as 7. Options
-// that size memory must not be guessed at, so parse the whole string.
+// RocksDB parses doubles with std::stod, which reads "7abc" as 7, " 7" and
+// "0x10" as numbers, and "1e-400" as 0. Options that size memory must not
+// be guessed at (strict_string.h).
 Status ParseStrictDouble(const ConfigOptions&, const std::string& name,
                          const std::string& value, void* addr) {
-  const char* begin = value.c_str();
-  char* end = nullptr;
-  const double parsed = std::strtod(begin, &end);
-  if (value.empty() || end != begin + value.size()) {
-    return Status::InvalidArgument("monkey: " + name + " is not a number",
-                                   "'" + value + "'");
-  }
-  *static_cast<double*>(addr) = parsed;
+  const std::string error = ParseDecimal(value, static_cast<double*>(addr));
+  if (!error.empty()) return Status::InvalidArgument("monkey: " + name, error);
   return Status::OK();
 }
 
@@ -100,7 +96,7 @@ OptionTypeInfo StrictEnum(size_t offset,
                                      const std::string& value, void* addr) {
         auto it = names->find(value);
         if (it == names->end()) {
-          return Status::InvalidArgument(message, "got '" + value + "'");
+          return Status::InvalidArgument(message, "got " + Quoted(value));
         }
         *static_cast<E*>(addr) = it->second;
         return Status::OK();
@@ -200,22 +196,22 @@ Status MonkeyFilterPolicy::Replan() {
   const MonkeyOptions& o = options_;
   if (!(o.bits_per_key >= 0 && o.bits_per_key <= 100)) {
     return Status::InvalidArgument("monkey: bits_per_key must be in [0, 100]",
-                                   "got " + std::to_string(o.bits_per_key));
+                                   "got " + FormatNumber(o.bits_per_key));
   }
   if (!(o.size_ratio > 1 && std::isfinite(o.size_ratio))) {
     return Status::InvalidArgument(
         "monkey: size_ratio must be a finite number above 1",
-        "got " + std::to_string(o.size_ratio));
+        "got " + FormatNumber(o.size_ratio));
   }
   if (!(o.max_sum_fpr >= 0 && std::isfinite(o.max_sum_fpr))) {
     return Status::InvalidArgument(
         "monkey: max_sum_fpr must be a finite fraction above 0",
-        "got " + std::to_string(o.max_sum_fpr));
+        "got " + FormatNumber(o.max_sum_fpr));
   }
   if (o.max_sum_fpr > 0 && o.objective != MonkeyOptions::Objective::kMemory) {
     return Status::InvalidArgument(
         "monkey: max_sum_fpr applies with objective=memory",
-        "got max_sum_fpr=" + std::to_string(o.max_sum_fpr));
+        "got max_sum_fpr=" + FormatNumber(o.max_sum_fpr));
   }
   // filter, shape and objective are enums: their parser rejects anything
   // else, and C++ can only hold a named value.
@@ -228,9 +224,9 @@ Status MonkeyFilterPolicy::Replan() {
     if (o.max_sum_fpr < least) {
       return Status::InvalidArgument(
           "monkey: max_sum_fpr cannot be reached",
-          "got " + std::to_string(o.max_sum_fpr) + "; the best filters give " +
-              std::to_string(least) + " on " +
-              std::to_string(kDefaultNumLevels) + " levels");
+          "got " + FormatNumber(o.max_sum_fpr) + "; the best filters give " +
+              FormatNumber(least) + " on " + std::to_string(kDefaultNumLevels) +
+              " levels");
     }
   }
   {
@@ -501,8 +497,8 @@ extern "C" int RegisterMonkeyFilterPolicy(
           .AddSeparator(";", /*at_least_one=*/false),
       [](const std::string& uri, std::unique_ptr<const FilterPolicy>*,
          std::string* errmsg) -> const FilterPolicy* {
-        *errmsg = "monkey: malformed options string '" + uri +
-                  "' (each option is name=value, separated by ';')";
+        *errmsg = "monkey: malformed options string " + monkey::Quoted(uri) +
+                  " (each option is name=value, separated by ';')";
         return nullptr;
       });
   size_t num_types;

@@ -6,6 +6,7 @@
 
 #include "monkey/install.h"
 #include "monkey/table/status_message.h"
+#include "monkey/table/strict_string.h"
 #include "rocksdb/convenience.h"
 #include "rocksdb/table.h"
 #include "rocksdb/utilities/options_util.h"
@@ -69,14 +70,18 @@ ROCKSDB_NAMESPACE::Status LoadOptionsFromFileStrict(
   s = FilterPoliciesInOptionsFile(path, &policies);
   if (!s.ok()) return s;
   for (const auto& [column_family, value] : policies) {
+    const std::string named = "filter_policy " + Quoted(value) +
+                              " of column family '" + column_family + "' in " +
+                              path;
+    const std::string twice = DuplicateOption(value);
+    if (!twice.empty()) {
+      return Status::InvalidArgument(named, "gives " + twice + " twice");
+    }
     std::shared_ptr<const ROCKSDB_NAMESPACE::FilterPolicy> policy;
     s = ROCKSDB_NAMESPACE::FilterPolicy::CreateFromString(config, value,
                                                           &policy);
     if (!s.ok()) {
-      return Status::InvalidArgument("filter_policy '" + value +
-                                         "' of column family '" +
-                                         column_family + "' in " + path,
-                                     StatusMessage(s));
+      return Status::InvalidArgument(named, Elided(StatusMessage(s), value));
     }
   }
   return Status::OK();

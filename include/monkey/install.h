@@ -21,7 +21,10 @@ void RegisterOnce();
 // Parses filter_uri (e.g. "monkey:7" or "id=monkey;bits_per_key=7;shape=live")
 // with ignore_unsupported_options=false, sets it as the block-based table's
 // filter_policy in *options, and adds the listener that feeds it the live
-// shape.
+// shape. Any string that does not name a filter policy is InvalidArgument
+// and leaves *options as they were: an unknown id, a bad value, an option
+// given twice, and "" or "nullptr" (which RocksDB reads as no filter). To
+// build no filter, leave BlockBasedTableOptions::filter_policy unset.
 ROCKSDB_NAMESPACE::Status Install(const std::string& filter_uri,
                                   ROCKSDB_NAMESPACE::Options* options);
 

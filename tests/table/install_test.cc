@@ -81,6 +81,29 @@ TEST(InstallTest, BadUriIsInvalidArgumentNamingIt) {
   }
 }
 
+// RocksDB reads "" and "nullptr" as no filter policy, and OK; a policy
+// string that names no filter must not turn filters off silently, nor drop
+// the listener of the Monkey policy it replaces. An option given twice
+// would keep only the last value.
+TEST(InstallTest, StringsThatNameNoFilterOrAnOptionTwiceAreRefused) {
+  ROCKSDB_NAMESPACE::Options options;
+  ASSERT_TRUE(Install("monkey:7", &options).ok());
+  const auto before = Table(options).filter_policy;
+  for (const std::string uri :
+       {"", "nullptr", "id=monkey;bits_per_key=7;bits_per_key=9",
+        "{id=monkey;shape=live;shape=static}"}) {
+    const ROCKSDB_NAMESPACE::Status s = Install(uri, &options);
+    EXPECT_TRUE(s.IsInvalidArgument()) << "'" << uri << "': " << s.ToString();
+    EXPECT_EQ(Table(options).filter_policy, before) << uri;
+    EXPECT_EQ(options.listeners.size(), 1u) << uri;
+  }
+  // A 100 kB string makes a short message.
+  const ROCKSDB_NAMESPACE::Status s =
+      Install("monkey:" + std::string(100000, '7'), &options);
+  EXPECT_TRUE(s.IsInvalidArgument());
+  EXPECT_LT(s.ToString().size(), 400u) << s.ToString().size();
+}
+
 TEST(InstallTest, NeedsABlockBasedTable) {
   ROCKSDB_NAMESPACE::Options options;
   options.table_factory.reset(ROCKSDB_NAMESPACE::NewPlainTableFactory());

@@ -140,6 +140,13 @@ TEST(MonkeyFilterPolicyTest, BadInputIsAnErrorThatNamesIt) {
       {"id=monkey;max_sum_fpr=0.02", "objective=memory"},
       // Below what the best filters reach on RocksDB's default tree.
       {"id=monkey;objective=memory;max_sum_fpr=1e-12", "cannot be reached"},
+      // std::stod would read these as 16, 7 and 0. (RocksDB trims the
+      // values of "name=value" strings before we see them.)
+      {"monkey:0x10", "0x10"},
+      {"monkey: 7", " 7"},
+      {"monkey:1e-400", "1e-400"},
+      // A small value reads as itself, not 0.000000.
+      {"id=monkey;objective=memory;max_sum_fpr=1e-30", "1e-30"},
   };
   for (const Case& c : cases) {
     std::shared_ptr<const ROCKSDB_NAMESPACE::FilterPolicy> policy;
