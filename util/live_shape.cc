@@ -138,6 +138,31 @@ std::vector<double> KeyShareInRange(const std::vector<LiveFile>& files,
   return share;
 }
 
+double FilterEntryRates::At(int level) const {
+  auto it = by_level.find(level);
+  return it != by_level.end() ? it->second : tree;
+}
+
+FilterEntryRates FilterEntriesPerKey(const std::vector<LiveFile>& files,
+                                     const std::vector<double>& keys) {
+  std::map<int, std::pair<double, double>> by_level;  // filter entries, keys
+  double filter_entries = 0, filtered_keys = 0;
+  for (size_t i = 0; i < files.size(); ++i) {
+    const LiveFile& f = files[i];
+    if (!f.filter_known || !(f.filter_entries > 0) || !(keys[i] > 0)) continue;
+    by_level[f.level].first += f.filter_entries;
+    by_level[f.level].second += keys[i];
+    filter_entries += f.filter_entries;
+    filtered_keys += keys[i];
+  }
+  FilterEntryRates rates;
+  if (filtered_keys > 0) rates.tree = filter_entries / filtered_keys;
+  for (const auto& [level, sums] : by_level) {
+    rates.by_level[level] = sums.first / sums.second;
+  }
+  return rates;
+}
+
 void LiveLevel::AddBuilt(double entries, double bits, double keys) {
   filter_bits += bits;
   filter_entries += keys;
@@ -169,7 +194,7 @@ std::vector<LiveLevel> ProjectLiveShape(const std::vector<LiveFile>& files,
       known_entries += file.entries;
     }
   }
-  std::vector<double> entries;
+  std::vector<double> keys;
   for (const LiveFile& file : files) {
     double e = file.entries;
     if (!(e > 0) && file.filter_known && file.filter_entries > 0) {
@@ -178,7 +203,15 @@ std::vector<LiveLevel> ProjectLiveShape(const std::vector<LiveFile>& files,
     if (!(e > 0)) {
       e = known_bytes > 0 ? file.bytes * known_entries / known_bytes : 0.0;
     }
-    entries.push_back(e);
+    keys.push_back(e);
+  }
+  const FilterEntryRates rates = FilterEntriesPerKey(files, keys);
+  std::vector<double> entries;
+  for (size_t i = 0; i < files.size(); ++i) {
+    const LiveFile& file = files[i];
+    entries.push_back(file.filter_known && file.filter_entries > 0
+                          ? file.filter_entries
+                          : keys[i] * rates.At(file.level));
   }
   // Key shares in rank space, and each file's units, to merge ranges.
   std::vector<std::string_view> ends;
@@ -241,10 +274,11 @@ std::vector<LiveLevel> ProjectLiveShape(const std::vector<LiveFile>& files,
   }
   for (const LiveJob& job : jobs) {
     if (!job.flush) continue;
-    const double keys = job.flush_entries > 0 ? job.flush_entries : guess;
+    const double run =
+        job.flush_entries > 0 ? job.flush_entries * rates.At(0) : guess;
     LiveLevel& l0 = level_of(0);
-    l0.entries += keys;
-    l0.fluid_entries += keys;
+    l0.entries += run;
+    l0.fluid_entries += run;
     l0.runs +=
         newest_flush_share >= 0 ? std::max(newest_flush_share, 1e-9) : 1.0;
   }

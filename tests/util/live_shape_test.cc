@@ -91,6 +91,30 @@ TEST(LiveShapeTest, BuiltKeysAreKeptByTheirFiltersBits) {
   EXPECT_EQ(levels[2].built_entries, 600);
 }
 
+// The shape counts what the budget counts, filter entries: a prefix-only
+// filter at 16 keys a prefix holds 1/16 of its file's keys. A file built
+// without a filter, and a flush, count their keys at the rate of the known
+// filters: of their level, else of the tree.
+TEST(LiveShapeTest, LevelsCountFilterEntries) {
+  LiveFile l1 = WithFilter(File(1, 1, 1600, 0, 999), 7);
+  l1.filter_entries = 100;  // 16 keys a prefix
+  l1.filter_bits = 700;
+  LiveFile l2 = WithFilter(File(2, 2, 16000, 0, 999), 0);  // no filter
+  LiveJob flush;
+  flush.flush = true;
+  flush.flush_entries = 320;
+  const std::vector<LiveLevel> levels = ProjectLiveShape({l1, l2}, {flush});
+  ASSERT_EQ(levels.size(), 3u);
+  EXPECT_DOUBLE_EQ(levels[1].entries, 100);
+  EXPECT_DOUBLE_EQ(levels[1].filter_entries, 100);
+  EXPECT_DOUBLE_EQ(levels[1].built_entries, 100);
+  EXPECT_DOUBLE_EQ(levels[2].entries, 1000);
+  EXPECT_DOUBLE_EQ(levels[0].entries, 20);
+  // Nothing known: keys.
+  EXPECT_DOUBLE_EQ(ProjectLiveShape({File(1, 1, 1600, 0, 999)}, {})[1].entries,
+                   1600);
+}
+
 TEST(LiveShapeTest, AFlushAddsOneL0Run) {
   LiveJob flush;
   flush.flush = true;
