@@ -233,8 +233,14 @@ bool PlanLiveTree(const std::vector<LiveLevel>& levels,
       (measure(bits_at(mid)) > target ? lo : hi) = mid;
     }
     Solution solution{hi, bits_at(hi)};
-    const std::vector<int> above = bits_at(lo);
     const double at_hi = measure(solution.millibits);
+    if (meet == kWithin && at_hi > target) {
+      // No price is high enough: levels of a fraction of a key find a
+      // filter worth its bits at any price. No filter keeps any budget.
+      solution.millibits.assign(n, 0);
+      return solution;
+    }
+    const std::vector<int> above = bits_at(lo);
     const double at_lo = measure(above);
     if (at_lo > at_hi && target > at_hi) {
       const double fraction = std::min(1.0, (target - at_hi) / (at_lo - at_hi));

@@ -151,13 +151,16 @@ void DropSpareFilters(const std::vector<FprModel>& models,
                       const std::vector<LevelShape>& shape,
                       const std::vector<size_t>& on, double target,
                       double slack, std::vector<int>* millibits) {
-  auto rise = [&](size_t i) {
-    return shape[i].runs *
-           (1 - models[i].FalsePositiveRate((*millibits)[i] / 1000.0));
-  };
+  // What dropping each filter adds to the Sum FPR, computed once: the
+  // exact model is costly (an inclusion-exclusion sum for FastLocalBloom),
+  // and a drop changes no other level's.
+  std::vector<double> rise(on.size());
   double sum = 0;
-  for (size_t i : on) {
-    sum += shape[i].runs - rise(i);
+  for (size_t k = 0; k < on.size(); ++k) {
+    const size_t i = on[k];
+    rise[k] = shape[i].runs *
+              (1 - models[i].FalsePositiveRate((*millibits)[i] / 1000.0));
+    sum += shape[i].runs - rise[k];
   }
   for (size_t round = 0; round < on.size(); ++round) {
     const double room = target + slack - sum;
@@ -166,13 +169,13 @@ void DropSpareFilters(const std::vector<FprModel>& models,
     for (size_t k = 0; k < on.size(); ++k) {
       const size_t i = on[k];
       const double saving = shape[i].entries * (*millibits)[i];
-      if ((*millibits)[i] > 0 && rise(i) <= room && saving > best_saving) {
+      if ((*millibits)[i] > 0 && rise[k] <= room && saving > best_saving) {
         best = k;
         best_saving = saving;
       }
     }
     if (best == on.size()) return;
-    sum += rise(on[best]);
+    sum += rise[best];
     (*millibits)[on[best]] = 0;
   }
 }

@@ -237,6 +237,22 @@ TEST(LivePlanTest, NoLevelIsPlannedBetweenNoFilterAndItsLeast) {
   }
 }
 
+// A level of a fraction of a key (a count estimated from bytes) finds a
+// filter worth its bits at any price the plan tries; the plan then gave it
+// 14.5 bits against a budget of 0. Found by fuzz/live_plan_fuzzer.
+TEST(LivePlanTest, NoPriceHighEnoughMeansNoFilter) {
+  LivePlanOptions options;
+  options.bits_per_key = 0;
+  options.last_level_filter = false;
+  LivePlan plan;
+  ASSERT_TRUE(
+      PlanLiveTree({{0, 0}, {2.7e-11, 1}, {0, 0}, {2.4, 1}}, options, &plan));
+  for (const LevelPlan& level : plan.plan.levels) {
+    EXPECT_EQ(level.millibits_per_key, 0);
+  }
+  EXPECT_EQ(plan.new_file_budget, 0);
+}
+
 TEST(LivePlanTest, UnplannedLevelsGetTheAverageBudget) {
   LivePlanOptions options;
   options.bits_per_key = 7.5;
