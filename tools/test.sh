@@ -3,19 +3,21 @@
 # every test under ctest, in phases, each in its own build directory:
 #   main      the library, tools and tests (RelWithDebInfo): unit tests, the
 #             no-false-negatives matrix, crash recovery, fpr_check baselines
-#   fuzz      libFuzzer targets (clang, ASan+UBSan), MONKEY_FUZZ_SECONDS each
+#   fuzz      libFuzzer targets (clang, ASan+UBSan): each replays its
+#             checked-in corpus, then a fixed count of inputs at a fixed
+#             seed (fuzz/run_fuzzer.sh); tools/fuzz.sh explores with fresh
+#             seeds
 #   asan      the test suite under ASan+UBSan      (MONKEY_TEST_SANITIZERS)
 #   tsan      the test suite under TSan            (MONKEY_TEST_SANITIZERS)
 # Usage: tools/test.sh [build dir, default build]
 # Environment: MONKEY_TEST_SANITIZERS="asan tsan" (default "", see
-# docs/testing.md for why and for their results), MONKEY_FUZZ_SECONDS=30.
+# docs/testing.md for why and for their results).
 # Every phase runs even if an earlier one failed; the exit status says
 # whether all passed, and the last lines give each phase's time.
 set -u
 cd "$(dirname "$0")/.."
 build=${1:-build}
 sanitizers=${MONKEY_TEST_SANITIZERS:-}
-fuzz_seconds=${MONKEY_FUZZ_SECONDS:-30}
 jobs=$(nproc)
 summary=""
 failed=0
@@ -44,7 +46,7 @@ all_start=$(date +%s)
 phase main "$build" "" --
 phase fuzz "$build/fuzz" "" -- -DCMAKE_CXX_COMPILER=clang++ \
   -DMONKEY_BUILD_FUZZERS=ON -DMONKEY_BUILD_TESTS=OFF -DMONKEY_BUILD_TOOLS=OFF \
-  -DMONKEY_SANITIZE=address,undefined -DMONKEY_FUZZ_SECONDS="$fuzz_seconds"
+  -DMONKEY_SANITIZE=address,undefined
 for s in $sanitizers; do
   case $s in
     asan) phase asan "$build/asan" "" -- -DMONKEY_SANITIZE=address,undefined ;;

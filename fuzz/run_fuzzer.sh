@@ -1,0 +1,34 @@
+#!/bin/sh
+# ctest's fuzz test, the same on every machine: replays every checked-in
+# input of CORPUS, then runs libFuzzer for RUNS inputs in all at a fixed
+# -seed=SEED, mutating from them. What makes it repeatable:
+#   - the inputs go in by name (-seed_inputs, sorted), not as a directory,
+#     whose order is the file system's;
+#   - the inputs it adds go to a fresh directory, removed afterwards, so no
+#     run starts from what an earlier one found;
+#   - a count of runs, not a time: a slower machine runs the same inputs.
+# A failing input is kept as ARTIFACTS/crash-<sha1>, with the command that
+# reproduces it; tools/fuzz.sh explores with fresh seeds.
+# Usage: run_fuzzer.sh FUZZER CORPUS RUNS SEED ARTIFACTS
+set -eu
+[ $# -eq 5 ] || { sed -n '/^# Usage:/s/^# //p' "$0" >&2; exit 2; }
+fuzzer=$1 corpus=$2 runs=$3 seed=$4 artifacts=$5
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/new" "$artifacts"
+# Names only: the corpus' files never contain a comma or a newline.
+(cd "$corpus" && LC_ALL=C ls) | sed "s|^|$corpus/|" | paste -sd, - \
+  >"$work/seeds"
+status=0
+"$fuzzer" -seed="$seed" -runs="$runs" -seed_inputs=@"$work/seeds" \
+  -timeout=60 -rss_limit_mb=2048 -print_final_stats=1 \
+  -artifact_prefix="$artifacts/" "$work/new" || status=$?
+if [ "$status" -ne 0 ]; then
+  for f in "$artifacts"/crash-* "$artifacts"/leak-* "$artifacts"/timeout-* \
+    "$artifacts"/oom-*; do
+    [ -f "$f" ] || continue
+    echo "run_fuzzer: reproduce with: $fuzzer $f" >&2
+    echo "run_fuzzer: once fixed, keep it: cp $f $corpus/finding_<what>" >&2
+  done
+fi
+exit "$status"
