@@ -89,6 +89,35 @@ std::shared_ptr<ROCKSDB_NAMESPACE::EventListener> NewShapeListener(
       std::shared_ptr<const MonkeyFilterPolicy>(policy, monkey));
 }
 
+ROCKSDB_NAMESPACE::Status InstallForColumnFamilies(
+    ROCKSDB_NAMESPACE::DBOptions* db_options,
+    const std::vector<ROCKSDB_NAMESPACE::ColumnFamilyDescriptor>&
+        column_families) {
+  using ROCKSDB_NAMESPACE::BlockBasedTableOptions;
+  ShapeListener::PolicyMap by_cf;
+  for (const auto& cf : column_families) {
+    const auto& factory = cf.options.table_factory;
+    const BlockBasedTableOptions* table =
+        factory == nullptr ? nullptr
+                           : factory->GetOptions<BlockBasedTableOptions>();
+    if (table == nullptr || table->filter_policy == nullptr) continue;
+    const auto* monkey =
+        table->filter_policy->CheckedCast<MonkeyFilterPolicy>();
+    if (monkey == nullptr ||
+        monkey->options().shape != MonkeyOptions::Shape::kLive) {
+      continue;
+    }
+    by_cf[cf.name] =
+        std::shared_ptr<const MonkeyFilterPolicy>(table->filter_policy, monkey);
+  }
+  EraseShapeListeners(&db_options->listeners, nullptr);
+  if (!by_cf.empty()) {
+    db_options->listeners.push_back(
+        std::make_shared<ShapeListener>(std::move(by_cf)));
+  }
+  return ROCKSDB_NAMESPACE::Status::OK();
+}
+
 void RefreshShape(ROCKSDB_NAMESPACE::DB* db) {
   for (const auto& listener : db->GetDBOptions().listeners) {
     if (listener == nullptr) continue;

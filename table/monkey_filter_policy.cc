@@ -315,6 +315,7 @@ void MonkeyFilterPolicy::UpdateLiveShape(const std::string& column_family,
   plans->shape = std::move(live.shape);
   plans->plan = std::move(live.plan);
   std::lock_guard<std::mutex> lock(mu_);
+  fed_.insert(column_family);
   if (usable) {
     live_plans_[column_family] = std::move(plans);
   } else {
@@ -393,6 +394,10 @@ ROCKSDB_NAMESPACE::FilterBitsBuilder* MonkeyFilterPolicy::GetBuilderWithContext(
   if (context.compaction_style != ROCKSDB_NAMESPACE::kCompactionStyleLevel) {
     level = -1;
   }
+  if (level >= 0 && context.reason != TableFileCreationReason::kMisc &&
+      context.reason != TableFileCreationReason::kRecovery) {
+    WarnIfNeverFed(context);
+  }
   const int millibits =
       MillibitsForLevel(level, context.num_levels, context.column_family_name);
   ROCKSDB_NAMESPACE::Log(ROCKSDB_NAMESPACE::InfoLogLevel::DEBUG_LEVEL,
@@ -403,6 +408,29 @@ ROCKSDB_NAMESPACE::FilterBitsBuilder* MonkeyFilterPolicy::GetBuilderWithContext(
                          context.num_levels, millibits / 1000.0);
   const FilterPolicy* builtin = BuiltinFor(level, millibits);
   return builtin == nullptr ? nullptr : builtin->GetBuilderWithContext(context);
+}
+
+bool MonkeyFilterPolicy::NeverFed(const std::string& column_family) const {
+  if (options_.shape != MonkeyOptions::Shape::kLive) return false;
+  std::lock_guard<std::mutex> lock(mu_);
+  return fed_.count(column_family) == 0;
+}
+
+void MonkeyFilterPolicy::WarnIfNeverFed(
+    const FilterBuildingContext& context) const {
+  if (!NeverFed(context.column_family_name)) return;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!warned_.insert(context.column_family_name).second) return;
+  }
+  ROCKSDB_NAMESPACE::Log(
+      ROCKSDB_NAMESPACE::InfoLogLevel::WARN_LEVEL, context.info_log,
+      "[%s] monkey: no shape listener feeds this policy the column family's "
+      "live shape, so it plans from the static shape, which can spend "
+      "several times its budget on a young tree. Add the listener: "
+      "monkey::Install, or monkey::InstallForColumnFamilies for DB::Open "
+      "with column families (include/monkey/install.h)",
+      context.column_family_name.c_str());
 }
 
 ROCKSDB_NAMESPACE::FilterBitsReader* MonkeyFilterPolicy::GetFilterBitsReader(
@@ -456,6 +484,11 @@ std::string MonkeyFilterPolicy::PlanToString(
     header += budget;
   }
   header += "\n";
+  if (NeverFed(column_family)) {
+    header += "  (no shape listener has fed column family '" + column_family +
+              "': the static shape is planned for; see monkey::Install and "
+              "monkey::InstallForColumnFamilies)\n";
+  }
   return header + FormatPlanTable(plans->shape, plans->plan);
 }
 

@@ -70,7 +70,7 @@ void EraseShapeListeners(
                     ? nullptr
                     : listener->template CheckedCast<ShapeListener>();
             return shape != nullptr &&
-                   (policy == nullptr || shape->policy() == policy);
+                   (policy == nullptr || shape->Feeds(policy));
           }),
       listeners->end());
 }
@@ -78,6 +78,26 @@ void EraseShapeListeners(
 ShapeListener::ShapeListener(std::shared_ptr<const MonkeyFilterPolicy> policy)
     : policy_(std::move(policy)) {
   policy_->has_listener_ = true;
+}
+
+ShapeListener::ShapeListener(PolicyMap by_column_family)
+    : by_cf_(std::move(by_column_family)) {
+  for (const auto& [cf, policy] : by_cf_) policy->has_listener_ = true;
+}
+
+bool ShapeListener::Feeds(const ROCKSDB_NAMESPACE::FilterPolicy* policy) const {
+  if (policy_ != nullptr) return policy_.get() == policy;
+  for (const auto& [cf, p] : by_cf_) {
+    if (p.get() == policy) return true;
+  }
+  return false;
+}
+
+const MonkeyFilterPolicy* ShapeListener::PolicyFor(
+    const std::string& column_family) const {
+  if (policy_ != nullptr) return policy_.get();
+  auto it = by_cf_.find(column_family);
+  return it == by_cf_.end() ? nullptr : it->second.get();
 }
 
 void ShapeListener::OnFlushBegin(ROCKSDB_NAMESPACE::DB* db,
@@ -96,6 +116,7 @@ void ShapeListener::OnFlushBegin(ROCKSDB_NAMESPACE::DB* db,
   } else {
     job.job.flush_entries = last_flush_entries_[info.cf_name];
   }
+  job.job.flush_filter_entries_per_key = last_flush_filter_rate_[info.cf_name];
   jobs_[info.job_id] = job;
   // Unknown keys (0: no flush of the column family seen yet) force a
   // refresh.
@@ -108,8 +129,12 @@ void ShapeListener::OnFlushCompleted(
     ROCKSDB_NAMESPACE::DB*, const ROCKSDB_NAMESPACE::FlushJobInfo& info) {
   std::lock_guard<std::mutex> lock(mu_);
   jobs_.erase(info.job_id);
-  last_flush_entries_[info.cf_name] =
-      static_cast<double>(info.table_properties.num_entries);
+  const auto& props = info.table_properties;
+  last_flush_entries_[info.cf_name] = static_cast<double>(props.num_entries);
+  if (props.num_entries > 0 && props.num_filter_entries > 0) {
+    last_flush_filter_rate_[info.cf_name] =
+        static_cast<double>(props.num_filter_entries) / props.num_entries;
+  }
   file_levels_[info.file_number] = 0;
   // The published shape already holds the flush's run.
 }
@@ -271,6 +296,8 @@ void ShapeListener::RefreshLocked(ROCKSDB_NAMESPACE::DB* db) {
   // flush of an empty one is planned as the run it is about to make.
   for (const auto& [cf, cf_jobs] : jobs) files[cf];
   for (const auto& [cf, cf_files] : files) {
+    const MonkeyFilterPolicy* policy = PolicyFor(cf);
+    if (policy == nullptr) continue;
     const std::vector<LiveLevel> shape = ProjectLiveShape(cf_files, jobs[cf]);
     // How the levels are sized, for the plan to see where a backlog drains
     // (util/level_sizing.h). A DB* reaches only the default column family's
@@ -279,8 +306,8 @@ void ShapeListener::RefreshLocked(ROCKSDB_NAMESPACE::DB* db) {
     if (cf == ROCKSDB_NAMESPACE::kDefaultColumnFamilyName) {
       sizing = SizingOf(db->GetOptions(), cf_files);
     }
-    policy_->UpdateLiveShape(cf, shape, sizing);
-    drift_[cf].Published(shape, policy_->options().last_level_filter);
+    policy->UpdateLiveShape(cf, shape, sizing);
+    drift_[cf].Published(shape, policy->options().last_level_filter);
   }
 }
 

@@ -57,7 +57,16 @@ void EraseShapeListeners(
 
 class ShapeListener : public ROCKSDB_NAMESPACE::EventListener {
  public:
+  // Policies by column family. DB::Open takes its listeners from DBOptions,
+  // one set for all column families, each of which may have a policy of its
+  // own (InstallForColumnFamilies).
+  using PolicyMap =
+      std::map<std::string, std::shared_ptr<const MonkeyFilterPolicy>>;
+
+  // Feeds `policy` the shape of every column family.
   explicit ShapeListener(std::shared_ptr<const MonkeyFilterPolicy> policy);
+  // Feeds each column family's own policy; the others are not read.
+  explicit ShapeListener(PolicyMap by_column_family);
 
   static const char* kClassName() { return "MonkeyShapeListener"; }
   const char* Name() const override { return kClassName(); }
@@ -80,7 +89,9 @@ class ShapeListener : public ROCKSDB_NAMESPACE::EventListener {
   void OnTableFileDeleted(
       const ROCKSDB_NAMESPACE::TableFileDeletionInfo& info) override;
 
-  // The policy it feeds.
+  // Whether it feeds `policy`.
+  bool Feeds(const ROCKSDB_NAMESPACE::FilterPolicy* policy) const;
+  // The policy it feeds every column family; nullptr when each has its own.
   const MonkeyFilterPolicy* policy() const { return policy_.get(); }
 
   // Reads the live shape of every column family of `db` and publishes it.
@@ -109,11 +120,16 @@ class ShapeListener : public ROCKSDB_NAMESPACE::EventListener {
   void DropCommittedFlushesLocked(ROCKSDB_NAMESPACE::DB* db);
   void SeedFiltersLocked(ROCKSDB_NAMESPACE::DB* db);
 
-  const std::shared_ptr<const MonkeyFilterPolicy> policy_;
+  // The policy that plans `column_family`'s files; nullptr for none.
+  const MonkeyFilterPolicy* PolicyFor(const std::string& column_family) const;
+
+  const std::shared_ptr<const MonkeyFilterPolicy> policy_;  // or by_cf_
+  const PolicyMap by_cf_;
   std::mutex mu_;  // serializes refreshes, so a stale shape never wins
   std::map<int, Job> jobs_;
   std::map<std::string, double> last_flush_entries_;
-  std::map<uint64_t, Filter> filters_;       // by file number
+  std::map<std::string, double> last_flush_filter_rate_;  // per key
+  std::map<uint64_t, Filter> filters_;                    // by file number
   std::map<std::string, ShapeDrift> drift_;  // since the last refresh
   // Each live SST's level: as the last refresh read it, and as completed
   // jobs since reported their outputs'.

@@ -84,7 +84,9 @@ ROCKSDB_NAMESPACE::Status LoadOptionsFromFileStrict(
       return Status::InvalidArgument(named, Elided(StatusMessage(s), value));
     }
   }
-  return Status::OK();
+  // The same behaviour as the DB that wrote the file: its Monkey policies
+  // fed their live shapes.
+  return InstallForColumnFamilies(db_options, *column_families);
 }
 
 }  // namespace monkey

@@ -73,6 +73,22 @@ inline void WaitForCompactions(ROCKSDB_NAMESPACE::DB* db) {
   FAIL() << "compactions did not finish";
 }
 
+// Waits, without flushing, until no flush or compaction is pending or
+// running: called every so many keys, it makes a load that compactions keep
+// up with on any machine, with memtables flushed when full.
+inline void WaitForBackgroundWork(ROCKSDB_NAMESPACE::DB* db) {
+  for (int i = 0; i < 6000; ++i) {
+    uint64_t imm = 1, pending = 1, running = 1, flushes = 1;
+    db->GetIntProperty("rocksdb.num-immutable-mem-table", &imm);
+    db->GetIntProperty("rocksdb.compaction-pending", &pending);
+    db->GetIntProperty("rocksdb.num-running-compactions", &running);
+    db->GetIntProperty("rocksdb.num-running-flushes", &flushes);
+    if (imm == 0 && pending == 0 && running == 0 && flushes == 0) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  FAIL() << "background work did not finish";
+}
+
 // FastLocalBloom's filter size in RocksDB 7.8.3 for n keys at m millibits:
 // bits rounded up to whole 64-byte cache lines, plus 5 bytes of metadata.
 inline uint64_t BloomFilterBytes(uint64_t n, int millibits) {

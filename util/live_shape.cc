@@ -274,8 +274,10 @@ std::vector<LiveLevel> ProjectLiveShape(const std::vector<LiveFile>& files,
   }
   for (const LiveJob& job : jobs) {
     if (!job.flush) continue;
-    const double run =
-        job.flush_entries > 0 ? job.flush_entries * rates.At(0) : guess;
+    const double rate = job.flush_filter_entries_per_key > 0
+                            ? job.flush_filter_entries_per_key
+                            : rates.At(0);
+    const double run = job.flush_entries > 0 ? job.flush_entries * rate : guess;
     LiveLevel& l0 = level_of(0);
     l0.entries += run;
     l0.fluid_entries += run;

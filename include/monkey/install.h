@@ -34,6 +34,21 @@ ROCKSDB_NAMESPACE::Status Install(const std::string& filter_uri,
 std::shared_ptr<ROCKSDB_NAMESPACE::EventListener> NewShapeListener(
     const std::shared_ptr<const ROCKSDB_NAMESPACE::FilterPolicy>& policy);
 
+// For DB::Open with column families, which takes its listeners from
+// DBOptions alone: the listener Install put in one column family's Options
+// feeds only that policy, and every other column family's Monkey policy
+// would plan from the static shape (3.3x its budget on a young tree). Call
+// it after Install on each column family's Options and before DB::Open:
+// it removes Install's listeners from *db_options and adds one that feeds
+// each column family's Monkey policy (shape=live) that column family's live
+// shape. LoadOptionsFromFileStrict calls it. A column family created later
+// (DB::CreateColumnFamily) is not in it: its policy says so in the info LOG
+// and plans from the static shape.
+ROCKSDB_NAMESPACE::Status InstallForColumnFamilies(
+    ROCKSDB_NAMESPACE::DBOptions* db_options,
+    const std::vector<ROCKSDB_NAMESPACE::ColumnFamilyDescriptor>&
+        column_families);
+
 // Publishes db's live shape now, rather than at its first flush or
 // compaction (RocksDB has no "opened" callback). Call after DB::Open.
 void RefreshShape(ROCKSDB_NAMESPACE::DB* db);

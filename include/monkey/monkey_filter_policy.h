@@ -32,6 +32,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -167,6 +168,14 @@ class MonkeyFilterPolicy : public ROCKSDB_NAMESPACE::FilterPolicy {
   // The level sizing published with it; unknown if none.
   LevelSizing LiveSizingOf(const std::string& column_family) const;
 
+  // Whether shape=live and no listener has published a shape of
+  // `column_family` yet: the static plan is then the plan, silently unless
+  // said (WarnIfNeverFed logs it once per column family, PlanToString
+  // shows it).
+  bool NeverFed(const std::string& column_family) const;
+  void WarnIfNeverFed(
+      const ROCKSDB_NAMESPACE::FilterBuildingContext& context) const;
+
   struct LevelPlans;
   ROCKSDB_NAMESPACE::Status Replan();
   std::shared_ptr<const LevelPlans> StaticPlan(int num_levels) const;
@@ -189,6 +198,10 @@ class MonkeyFilterPolicy : public ROCKSDB_NAMESPACE::FilterPolicy {
   mutable std::atomic<uint64_t> live_updates_{0};
   // Static plans by num_levels, made on first use and kept.
   mutable std::map<int, std::shared_ptr<const LevelPlans>> static_plans_;
+  // Column families a listener has published a shape of, and those whose
+  // missing listener has been logged.
+  mutable std::set<std::string> fed_;
+  mutable std::set<std::string> warned_;
   // Live plans by column family, replaced whole by UpdateLiveShape.
   mutable std::map<std::string, std::shared_ptr<const LevelPlans>> live_plans_;
   // Built-in policies by (Ribbon?, RocksDB setting in millibits). They live

@@ -20,7 +20,9 @@ namespace monkey {
 // source of 7.8.3, 9.10.0 and upstream main (11.9). This loads `path`
 // like ROCKSDB_NAMESPACE::LoadOptionsFromFile with strict ConfigOptions, then
 // creates every column family's filter_policy from the file strictly, and
-// returns InvalidArgument naming the value that fails.
+// returns InvalidArgument naming the value that fails. On success it adds
+// the listener that feeds each column family's Monkey policy its live
+// shape (InstallForColumnFamilies), as Install does.
 ROCKSDB_NAMESPACE::Status LoadOptionsFromFileStrict(
     const std::string& path, ROCKSDB_NAMESPACE::DBOptions* db_options,
     std::vector<ROCKSDB_NAMESPACE::ColumnFamilyDescriptor>* column_families);

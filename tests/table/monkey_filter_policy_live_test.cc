@@ -3,6 +3,8 @@
 // them, and filter=auto's Bloom at L0 and Ribbon below in a real RocksDB.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -48,6 +50,46 @@ TEST(MonkeyFilterPolicyLiveTest, PlansFromTheLiveShapeOfEachColumnFamily) {
   // An empty tree withdraws the live plan.
   MonkeyFilterPolicyPeer::UpdateLiveShape(monkey, "default", {});
   EXPECT_EQ(monkey.MillibitsForLevel(2, 7, "default"), static_l2);
+}
+
+// A live policy that no listener feeds plans from the static shape, which
+// spends several times the budget on a young tree: it says so, in
+// PlanToString and once per column family in the DB's info LOG. A listener
+// created but never attached feeds nothing.
+TEST(MonkeyFilterPolicyLiveTest, APolicyNoListenerFeedsSaysSo) {
+  auto policy = PolicyOrDie("monkey:7");
+  const auto unattached = NewShapeListener(policy);
+  ASSERT_NE(unattached, nullptr);
+  EXPECT_NE(Monkey(policy).PlanToString(7).find("no shape listener"),
+            std::string::npos);
+  test::TempDir dir;
+  ROCKSDB_NAMESPACE::Options options;
+  options.create_if_missing = true;
+  ROCKSDB_NAMESPACE::BlockBasedTableOptions table;
+  table.filter_policy = policy;
+  options.table_factory.reset(
+      ROCKSDB_NAMESPACE::NewBlockBasedTableFactory(table));
+  {
+    auto db = test::OpenOrDie(options, dir.path());
+    for (int flush = 0; flush < 2; ++flush) {
+      ASSERT_TRUE(
+          db->Put(ROCKSDB_NAMESPACE::WriteOptions(), Key(flush), "v").ok());
+      ASSERT_TRUE(db->Flush(ROCKSDB_NAMESPACE::FlushOptions()).ok());
+    }
+  }
+  std::ifstream in(dir.path() + "/LOG");
+  std::stringstream log;
+  log << in.rdbuf();
+  const std::string text = log.str();
+  const size_t first = text.find("monkey: no shape listener feeds");
+  ASSERT_NE(first, std::string::npos);
+  EXPECT_EQ(text.find("monkey: no shape listener feeds", first + 1),
+            std::string::npos);  // once
+  // Fed once, it says nothing.
+  MonkeyFilterPolicyPeer::UpdateLiveShape(Monkey(policy), "default",
+                                          {{0, 0}, {1000, 1}});
+  EXPECT_EQ(Monkey(policy).PlanToString(7).find("no shape listener"),
+            std::string::npos);
 }
 
 TEST(MonkeyFilterPolicyLiveTest, StaticShapeIgnoresTheLiveOne) {
