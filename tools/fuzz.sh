@@ -53,7 +53,7 @@ for name in $fuzzers; do
   log=$build/explore/$name.log
   echo "fuzz.sh: $name for $minutes min, log $log" >&2
   status=0
-  "$fuzzer" -max_total_time=$((minutes * 60)) -timeout=60 \
+  "$fuzzer" -max_total_time=$((minutes * 60)) -timeout=600 \
     -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$findings/" \
     "$explore" "fuzz/corpus/$name" >"$log" 2>&1 || status=$?
   seed=$(sed -n 's/^INFO: Seed: //p' "$log" | head -n 1)
