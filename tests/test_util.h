@@ -73,6 +73,23 @@ inline void WaitForCompactions(ROCKSDB_NAMESPACE::DB* db) {
   FAIL() << "compactions did not finish";
 }
 
+// Realized filter bits per filter entry (8 filter_size / num_filter_entries)
+// over the live SSTs of column family `cf` (nullptr: the default one).
+inline double RealizedBitsPerFilterEntry(
+    ROCKSDB_NAMESPACE::DB* db,
+    ROCKSDB_NAMESPACE::ColumnFamilyHandle* cf = nullptr) {
+  ROCKSDB_NAMESPACE::TablePropertiesCollection props;
+  EXPECT_TRUE(db->GetPropertiesOfAllTables(
+                    cf != nullptr ? cf : db->DefaultColumnFamily(), &props)
+                  .ok());
+  double bits = 0, entries = 0;
+  for (const auto& [path, p] : props) {
+    bits += 8.0 * p->filter_size;
+    entries += p->num_filter_entries;
+  }
+  return entries > 0 ? bits / entries : 0;
+}
+
 // Waits, without flushing, until no flush or compaction is pending or
 // running: called every so many keys, it makes a load that compactions keep
 // up with on any machine, with memtables flushed when full.

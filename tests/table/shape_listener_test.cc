@@ -35,18 +35,6 @@ ROCKSDB_NAMESPACE::Options YoungTreeOptions(const std::string& filter_uri) {
   return options;
 }
 
-// Realized filter bits per filter entry over all live SSTs with a filter.
-double RealizedBitsPerKey(ROCKSDB_NAMESPACE::DB* db) {
-  ROCKSDB_NAMESPACE::TablePropertiesCollection props;
-  EXPECT_TRUE(db->GetPropertiesOfAllTables(&props).ok());
-  double bits = 0, keys = 0;
-  for (const auto& [path, p] : props) {
-    bits += 8.0 * p->filter_size;
-    keys += p->num_filter_entries;
-  }
-  return keys > 0 ? bits / keys : 0;
-}
-
 int DeepestLevel(ROCKSDB_NAMESPACE::DB* db) {
   std::vector<ROCKSDB_NAMESPACE::LiveFileMetaData> files;
   db->GetLiveFilesMetaData(&files);
@@ -85,7 +73,7 @@ TEST(ShapeListenerTest, LiveShapeHoldsTheBudgetOnAYoungTree) {
     for (int step : steps) {
       Load(db.get(), loaded, step, &rng);
       loaded = step;
-      run.realized.push_back(RealizedBitsPerKey(db.get()));
+      run.realized.push_back(test::RealizedBitsPerFilterEntry(db.get()));
       run.deepest.push_back(DeepestLevel(db.get()));
     }
   }
@@ -162,19 +150,6 @@ TEST(ShapeListenerTest, PrefixFiltersHoldTheBudgetPerFilterEntry) {
   }
 }
 
-// Realized filter bits per filter entry of one column family.
-double RealizedBitsPerKey(ROCKSDB_NAMESPACE::DB* db,
-                          ROCKSDB_NAMESPACE::ColumnFamilyHandle* cf) {
-  ROCKSDB_NAMESPACE::TablePropertiesCollection props;
-  EXPECT_TRUE(db->GetPropertiesOfAllTables(cf, &props).ok());
-  double bits = 0, keys = 0;
-  for (const auto& [path, p] : props) {
-    bits += 8.0 * p->filter_size;
-    keys += p->num_filter_entries;
-  }
-  return keys > 0 ? bits / keys : 0;
-}
-
 // Waits until no column family has a compaction pending or running.
 void WaitForAllCompactions(
     ROCKSDB_NAMESPACE::DB* db,
@@ -237,8 +212,10 @@ TEST(ShapeListenerTest, EachColumnFamilyHoldsItsOwnBudget) {
     }
     WaitForAllCompactions(db.get(), handles);
   }
-  EXPECT_NEAR(RealizedBitsPerKey(db.get(), handles[1]), 5.0, 0.05 * 5.0);
-  EXPECT_NEAR(RealizedBitsPerKey(db.get(), handles[2]), 12.0, 0.05 * 12.0);
+  EXPECT_NEAR(test::RealizedBitsPerFilterEntry(db.get(), handles[1]), 5.0,
+              0.05 * 5.0);
+  EXPECT_NEAR(test::RealizedBitsPerFilterEntry(db.get(), handles[2]), 12.0,
+              0.05 * 12.0);
   for (auto* h : handles) ASSERT_TRUE(db->DestroyColumnFamilyHandle(h).ok());
 }
 
@@ -254,7 +231,7 @@ TEST(ShapeListenerTest, FirstFlushIsPlannedFromTheLiveShape) {
   }
   ASSERT_TRUE(db->Flush(ROCKSDB_NAMESPACE::FlushOptions()).ok());
   // Small filters round up to whole cache lines: a little over 8.
-  EXPECT_NEAR(RealizedBitsPerKey(db.get()), 8.0, 0.5);
+  EXPECT_NEAR(test::RealizedBitsPerFilterEntry(db.get()), 8.0, 0.5);
 }
 
 // DB::Open replays an unflushed WAL into an L0 file before any listener
@@ -268,10 +245,11 @@ TEST(ShapeListenerTest, TheFlushOfAReplayedWalGetsTheBudget) {
       ASSERT_TRUE(
           db->Put(ROCKSDB_NAMESPACE::WriteOptions(), Key(i), value).ok());
     }
-    ASSERT_EQ(RealizedBitsPerKey(db.get()), 0);  // still in the memtable
+    ASSERT_EQ(test::RealizedBitsPerFilterEntry(db.get()),
+              0);  // still in the memtable
   }
   auto db = test::OpenOrDie(YoungTreeOptions("monkey:8"), dir.path());
-  EXPECT_NEAR(RealizedBitsPerKey(db.get()), 8.0, 0.5);
+  EXPECT_NEAR(test::RealizedBitsPerFilterEntry(db.get()), 8.0, 0.5);
 }
 
 TEST(ShapeListenerTest, InstallAddsTheListenerOnlyForLiveMonkey) {

@@ -111,15 +111,7 @@ TEST(StrictOptionsTest, AReopenedDbHoldsItsBudget) {
     if (i % 4000 == 3999) test::WaitForBackgroundWork(db.get());
   }
   test::WaitForCompactions(db.get());
-  ROCKSDB_NAMESPACE::TablePropertiesCollection props;
-  ASSERT_TRUE(db->GetPropertiesOfAllTables(&props).ok());
-  double bits = 0, entries = 0;
-  for (const auto& [file, p] : props) {
-    bits += 8.0 * p->filter_size;
-    entries += p->num_filter_entries;
-  }
-  ASSERT_GT(entries, 0);
-  EXPECT_NEAR(bits / entries, 7.0, 0.05 * 7.0);
+  EXPECT_NEAR(test::RealizedBitsPerFilterEntry(db.get()), 7.0, 0.05 * 7.0);
 }
 
 TEST(StrictOptionsTest, RefusesWhatRocksDbDrops) {
