@@ -24,7 +24,7 @@ mkdir -p "$work/new" "$artifacts"
   >"$work/seeds"
 status=0
 "$fuzzer" -seed="$seed" -runs="$runs" -seed_inputs=@"$work/seeds" \
-  -timeout=600 -rss_limit_mb=2048 -print_final_stats=1 \
+  -timeout=600 -rss_limit_mb=2048 -reload=0 -print_final_stats=1 \
   -artifact_prefix="$artifacts/" "$work/new" || status=$?
 if [ "$status" -ne 0 ]; then
   for f in "$artifacts"/crash-* "$artifacts"/leak-* "$artifacts"/timeout-* \

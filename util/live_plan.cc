@@ -282,8 +282,11 @@ bool PlanLiveTree(const std::vector<LiveLevel>& levels,
             kWithin);
         Solution bound =
             solve(spend, budget * (1 - sign * kMaxCorrection), kWithin);
-        const bool bounded = sign > 0 ? bound.log_lambda < corrected.log_lambda
-                                      : bound.log_lambda > corrected.log_lambda;
+        // Judged by what each spends, not by its price: both can sit on
+        // one hull segment, at different mixes (Ribbon's vertices are 1.045
+        // bits apart), and the correction then went to 1.94x the budget.
+        const double over = spend(corrected.millibits) - spend(bound.millibits);
+        const bool bounded = sign > 0 ? over < 0 : over > 0;
         plan = std::move(bounded ? bound : corrected);
       }
     }
@@ -376,8 +379,8 @@ bool PlanLiveTree(const std::vector<LiveLevel>& levels,
             kReach);
         Solution bound =
             solve(spend, nominal * (1 + sign * kMaxCorrection), kWithin);
-        const bool bounded = sign > 0 ? bound.log_lambda > corrected.log_lambda
-                                      : bound.log_lambda < corrected.log_lambda;
+        const double over = spend(corrected.millibits) - spend(bound.millibits);
+        const bool bounded = sign > 0 ? over > 0 : over < 0;
         plan = std::move(bounded ? bound : corrected);
       }
     }

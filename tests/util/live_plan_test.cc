@@ -253,6 +253,24 @@ TEST(LivePlanTest, NoPriceHighEnoughMeansNoFilter) {
   EXPECT_EQ(plan.new_file_budget, 0);
 }
 
+// The correction and its bound can sit at one price, on one hull segment,
+// at different mixes (Ribbon's vertices are 1.045 bits apart): judged by
+// their prices, the correction won and priced new files at 1.94 bits for
+// a budget of 1. Found by fuzz/live_plan_fuzzer.
+TEST(LivePlanTest, TheCorrectionStaysWithinItsBound) {
+  LivePlanOptions options;
+  options.bits_per_key = 1;
+  options.filter = FilterChoice::kRibbon;
+  options.last_level_filter = false;
+  LiveLevel l4 = Built(47588, 0, /*fluid=*/23794);
+  LivePlan plan;
+  ASSERT_TRUE(
+      PlanLiveTree({{0, 0}, {0, 0}, {0, 0}, {0, 0}, l4, {0, 0}, {66341164, 1}},
+                   options, &plan));
+  EXPECT_LE(plan.new_file_budget, 1.1 + 1e-9);
+  EXPECT_LE(plan.plan.levels[4].millibits_per_key, 1100);
+}
+
 TEST(LivePlanTest, UnplannedLevelsGetTheAverageBudget) {
   LivePlanOptions options;
   options.bits_per_key = 7.5;
