@@ -23,16 +23,18 @@ mkdir -p "$work/new" "$artifacts"
 # Names only: the corpus' files never contain a comma or a newline.
 (cd "$corpus" && LC_ALL=C ls) | sed "s|^|$corpus/|" | paste -sd, - \
   >"$work/seeds"
-# Without address randomization: libFuzzer learns the values our code
-# compares (-use_cmp), pointers among them, and feeds them to its mutations;
-# with ASLR two runs of the same build diverged after a few thousand inputs.
+# libFuzzer learns the values our code compares, pointers among them, and
+# feeds them to its mutations: with address randomization two runs of one
+# build diverged after a few thousand inputs, and without it two builds in
+# different directories still did (their heaps differ). So no compared
+# values here (-use_cmp=0; tools/fuzz.sh keeps them) and no randomization.
 no_aslr=""
 if setarch "$(uname -m)" -R true 2>/dev/null; then
   no_aslr="setarch $(uname -m) -R"
 fi
 status=0
 $no_aslr "$fuzzer" -seed="$seed" -runs="$runs" -seed_inputs=@"$work/seeds" \
-  -timeout=600 -rss_limit_mb=2048 -reload=0 -print_final_stats=1 \
+  -timeout=600 -rss_limit_mb=2048 -reload=0 -use_cmp=0 -print_final_stats=1 \
   -artifact_prefix="$artifacts/" "$work/new" || status=$?
 if [ "$status" -ne 0 ]; then
   for f in "$artifacts"/crash-* "$artifacts"/leak-* "$artifacts"/timeout-* \
