@@ -418,10 +418,14 @@ bool MonkeyFilterPolicy::NeverFed(const std::string& column_family) const {
 
 void MonkeyFilterPolicy::WarnIfNeverFed(
     const FilterBuildingContext& context) const {
-  if (!NeverFed(context.column_family_name)) return;
+  if (options_.shape != MonkeyOptions::Shape::kLive) return;
   {
+    // One lock for both: this runs for every SST built.
     std::lock_guard<std::mutex> lock(mu_);
-    if (!warned_.insert(context.column_family_name).second) return;
+    if (fed_.count(context.column_family_name) > 0 ||
+        !warned_.insert(context.column_family_name).second) {
+      return;
+    }
   }
   ROCKSDB_NAMESPACE::Log(
       ROCKSDB_NAMESPACE::InfoLogLevel::WARN_LEVEL, context.info_log,
