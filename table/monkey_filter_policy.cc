@@ -137,6 +137,20 @@ int AverageMillibits(const MonkeyOptions& options, int level) {
                             ModelForLevel(ChoiceOf(options), level));
 }
 
+LivePlanOptions LivePlanOptionsOf(const MonkeyOptions& options,
+                                  const LevelSizing& sizing) {
+  LivePlanOptions live;
+  live.bits_per_key = options.bits_per_key;
+  live.last_level_filter = options.last_level_filter;
+  live.filter = ChoiceOf(options);
+  live.objective = options.objective == MonkeyOptions::Objective::kMemory
+                       ? Objective::kMemory
+                       : Objective::kSumFpr;
+  live.max_sum_fpr = options.max_sum_fpr;
+  live.sizing = sizing;
+  return live;
+}
+
 }  // namespace
 
 // A plan and the shape it was made for; immutable once published.
@@ -295,18 +309,9 @@ void MonkeyFilterPolicy::UpdateLiveShape(const std::string& column_family,
                                          const LevelSizing& sizing) const {
   if (options_.shape != MonkeyOptions::Shape::kLive) return;
   ++live_updates_;
-  LivePlanOptions live_options;
-  live_options.bits_per_key = options_.bits_per_key;
-  live_options.last_level_filter = options_.last_level_filter;
-  live_options.filter = ChoiceOf(options_);
-  live_options.objective =
-      options_.objective == MonkeyOptions::Objective::kMemory
-          ? Objective::kMemory
-          : Objective::kSumFpr;
-  live_options.max_sum_fpr = options_.max_sum_fpr;
-  live_options.sizing = sizing;
   LivePlan live;
-  const bool usable = PlanLiveTree(levels, live_options, &live);
+  const bool usable =
+      PlanLiveTree(levels, LivePlanOptionsOf(options_, sizing), &live);
   auto plans = std::make_shared<LevelPlans>();
   plans->live = true;
   plans->reported = levels;
@@ -353,12 +358,8 @@ int MonkeyFilterPolicy::MillibitsForLevel(
     if (level >= num_levels) return AverageMillibits(options_, level);
     plans = StaticPlan(num_levels);
   }
-  // A level the live shape has no keys in yet was not planned for.
-  if (static_cast<size_t>(level) >= plans->shape.size() ||
-      !(plans->shape[level].entries > 0)) {
-    return AverageMillibits(options_, level);
-  }
-  return plans->plan.levels[level].millibits_per_key;
+  return PlannedMillibits(plans->shape, plans->plan, level,
+                          LivePlanOptionsOf(options_, plans->sizing));
 }
 
 bool MonkeyFilterPolicy::BuildsRibbon(int level) const {

@@ -117,7 +117,7 @@ void ShapeListener::OnFlushBegin(ROCKSDB_NAMESPACE::DB* db,
     job.job.flush_entries = last_flush_entries_[info.cf_name];
   }
   job.job.flush_filter_entries_per_key = last_flush_filter_rate_[info.cf_name];
-  jobs_[info.job_id] = job;
+  jobs_[{info.job_id, info.cf_name}] = job;
   // Unknown keys (0: no flush of the column family seen yet) force a
   // refresh.
   drift_[info.cf_name].Move(
@@ -128,7 +128,7 @@ void ShapeListener::OnFlushBegin(ROCKSDB_NAMESPACE::DB* db,
 void ShapeListener::OnFlushCompleted(
     ROCKSDB_NAMESPACE::DB*, const ROCKSDB_NAMESPACE::FlushJobInfo& info) {
   std::lock_guard<std::mutex> lock(mu_);
-  jobs_.erase(info.job_id);
+  jobs_.erase({info.job_id, info.cf_name});
   const auto& props = info.table_properties;
   last_flush_entries_[info.cf_name] = static_cast<double>(props.num_entries);
   if (props.num_entries > 0 && props.num_filter_entries > 0) {
@@ -149,7 +149,7 @@ void ShapeListener::OnCompactionBegin(
   for (const auto& input : info.input_file_infos) {
     job.job.input_files.push_back(input.file_number);
   }
-  jobs_[info.job_id] = job;
+  jobs_[{info.job_id, info.cf_name}] = job;
   // Each input's keys leave its level and arrive at the output level; an
   // input already there is rewritten, its filter replaced. The inputs'
   // levels are the listener's own: RocksDB (7.8.3 to 11.x) reports the
@@ -170,7 +170,7 @@ void ShapeListener::OnCompactionCompleted(
     ROCKSDB_NAMESPACE::DB* db,
     const ROCKSDB_NAMESPACE::CompactionJobInfo& info) {
   std::lock_guard<std::mutex> lock(mu_);
-  jobs_.erase(info.job_id);
+  jobs_.erase({info.job_id, info.cf_name});
   for (const auto& input : info.input_file_infos) {
     file_levels_.erase(input.file_number);
   }
@@ -263,6 +263,7 @@ void ShapeListener::RefreshIfStaleLocked(ROCKSDB_NAMESPACE::DB* db,
 
 void ShapeListener::Refresh(ROCKSDB_NAMESPACE::DB* db) {
   std::lock_guard<std::mutex> lock(mu_);
+  if (!seeded_) SeedFiltersLocked(db);
   RefreshLocked(db);
 }
 
@@ -270,7 +271,6 @@ void ShapeListener::RefreshLocked(ROCKSDB_NAMESPACE::DB* db) {
   // GetLiveFilesMetaData rather than GetColumnFamilyMetaData: the callbacks
   // name a column family but a DB* has no handle for it, and one call covers
   // them all. RocksDB calls listeners without its mutex held.
-  if (!seeded_) SeedFiltersLocked(db);
   DropCommittedFlushesLocked(db);
   std::vector<ROCKSDB_NAMESPACE::LiveFileMetaData> metadata;
   db->GetLiveFilesMetaData(&metadata);

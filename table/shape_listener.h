@@ -23,7 +23,9 @@
 // can steer new files to hold the realized average at the budget (files
 // built under earlier plans, or trivially moved, keep their filters). Files
 // that existed before the listener are seeded from the default column
-// family's table properties; others count once rebuilt.
+// family's table properties by Refresh called from an engine's thread
+// (monkey::RefreshShape after DB::Open, and ingestion); until then, or without
+// it, they count once rebuilt.
 #pragma once
 
 #include <map>
@@ -118,6 +120,9 @@ class ShapeListener : public ROCKSDB_NAMESPACE::EventListener {
   void RefreshIfStaleLocked(ROCKSDB_NAMESPACE::DB* db,
                             const std::string& column_family);
   void DropCommittedFlushesLocked(ROCKSDB_NAMESPACE::DB* db);
+  // Reads the table properties of every live file: never on a flush or
+  // compaction thread, where RocksDB tags the thread's reads as the job's
+  // (db_stress asserts the tags match, RocksDB 9.11).
   void SeedFiltersLocked(ROCKSDB_NAMESPACE::DB* db);
 
   // The policy that plans `column_family`'s files; nullptr for none.
@@ -126,7 +131,9 @@ class ShapeListener : public ROCKSDB_NAMESPACE::EventListener {
   const std::shared_ptr<const MonkeyFilterPolicy> policy_;  // or by_cf_
   const PolicyMap by_cf_;
   std::mutex mu_;  // serializes refreshes, so a stale shape never wins
-  std::map<int, Job> jobs_;
+  // By job id and column family: one atomic flush is one job id for all
+  // the column families it flushes, each with its own OnFlushBegin.
+  std::map<std::pair<int, std::string>, Job> jobs_;
   std::map<std::string, double> last_flush_entries_;
   std::map<std::string, double> last_flush_filter_rate_;  // per key
   std::map<uint64_t, Filter> filters_;                    // by file number

@@ -397,14 +397,26 @@ bool PlanLiveTree(const std::vector<LiveLevel>& levels,
   return true;
 }
 
+int PlannedMillibits(const std::vector<LevelShape>& shape, const Plan& plan,
+                     int level, const LivePlanOptions& options) {
+  const FprModel& model = ModelForLevel(options.filter, level);
+  const int average = BuildableMillibits(options.bits_per_key, model);
+  if (level < 0 || static_cast<size_t>(level) >= shape.size()) return average;
+  if (shape[level].entries > 0) return plan.levels[level].millibits_per_key;
+  size_t below = level + 1;
+  while (below < shape.size() && !(shape[below].entries > 0)) ++below;
+  if (level == 0 || below == shape.size() || !(plan.lambda >= 0) ||
+      !std::isfinite(plan.lambda)) {
+    return average;
+  }
+  const double multiplier =
+      options.sizing.known() ? options.sizing.multiplier : 10;
+  return PlanRun(shape[below].entries / multiplier, 1, plan.lambda, model);
+}
+
 int LiveMillibitsForLevel(const LivePlan& plan, int level,
                           const LivePlanOptions& options) {
-  if (level >= 0 && static_cast<size_t>(level) < plan.shape.size() &&
-      plan.shape[level].entries > 0) {
-    return plan.plan.levels[level].millibits_per_key;
-  }
-  return BuildableMillibits(options.bits_per_key,
-                            ModelForLevel(options.filter, level));
+  return PlannedMillibits(plan.shape, plan.plan, level, options);
 }
 
 }  // namespace monkey

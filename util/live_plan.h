@@ -52,9 +52,18 @@ struct LivePlan {
 // budget.
 bool SettleL0(std::vector<LevelShape>* shape);
 
-// The millibits a file built at `level` gets under `plan`: its level's, or,
-// for a level the live shape holds no keys in yet (it was not planned for)
-// and for an unknown level (-1), the average budget.
+// The millibits a file built at `level` gets under a plan made for `shape`
+// (indexed by level): its level's, where the shape holds keys. A level above
+// the last that holds none is being written by a job no listener heard of
+// (DB::CompactFiles): it is priced as the level right above the next one
+// down, 1/multiplier its keys (sizing's, else 10), at the plan's price. The
+// average budget there put a small level -- later moved down whole, filter
+// and all -- under the last level's bits (db_stress, RocksDB 9.10.0). L0,
+// levels below the last and unknown levels (-1) get the average budget.
+int PlannedMillibits(const std::vector<LevelShape>& shape, const Plan& plan,
+                     int level, const LivePlanOptions& options);
+
+// PlannedMillibits for a live plan.
 int LiveMillibitsForLevel(const LivePlan& plan, int level,
                           const LivePlanOptions& options);
 

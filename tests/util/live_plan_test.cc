@@ -271,16 +271,29 @@ TEST(LivePlanTest, TheCorrectionStaysWithinItsBound) {
   EXPECT_LE(plan.plan.levels[4].millibits_per_key, 1100);
 }
 
-TEST(LivePlanTest, UnplannedLevelsGetTheAverageBudget) {
+// A level above the last that the live shape holds no keys in is written by
+// a job no listener heard of (DB::CompactFiles): it is priced as the level
+// right above the next one down. L0, levels below the last and unknown
+// levels get the average budget.
+TEST(LivePlanTest, UnplannedLevelsArePlannedAboveTheNextLevelDown) {
   LivePlanOptions options;
   options.bits_per_key = 7.5;
   LivePlan plan;
   ASSERT_TRUE(PlanLiveTree({{0, 0}, {0, 0}, {1000, 1}}, options, &plan));
-  EXPECT_EQ(LiveMillibitsForLevel(plan, 1, options), 7500);  // empty level
+  const int l2 = plan.plan.levels[2].millibits_per_key;
+  EXPECT_EQ(LiveMillibitsForLevel(plan, 2, options), l2);
+  const int l1 = LiveMillibitsForLevel(plan, 1, options);
+  EXPECT_EQ(l1, PlanRun(100, 1, plan.plan.lambda, FprModel::FastLocalBloom()));
+  EXPECT_GT(l1, l2 + 2000);  // ln(10)/ln(2)^2 = 4.8 bits more, on the hull
+  options.sizing.dynamic = true;
+  options.sizing.base_level_entries = 100;
+  options.sizing.multiplier = 4;
+  const int l1_at_4 = LiveMillibitsForLevel(plan, 1, options);
+  EXPECT_LT(l1_at_4, l1);
+  EXPECT_GT(l1_at_4, l2);
+  EXPECT_EQ(LiveMillibitsForLevel(plan, 0, options), 7500);
   EXPECT_EQ(LiveMillibitsForLevel(plan, 5, options), 7500);  // below it
   EXPECT_EQ(LiveMillibitsForLevel(plan, -1, options), 7500);
-  EXPECT_EQ(LiveMillibitsForLevel(plan, 2, options),
-            plan.plan.levels[2].millibits_per_key);
   EXPECT_FALSE(PlanLiveTree({}, options, &plan));
   EXPECT_FALSE(PlanLiveTree({{0, 0}, {0, 0}}, options, &plan));
 }

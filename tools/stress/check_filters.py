@@ -51,7 +51,15 @@ Checks, each a FAIL line and exit status 1 when it does not hold:
      num_levels - 1, or the deepest non-empty level): every level
      above L has a filter for every file, and
      - last_level_filter=true (default): L's bits per key are fewer than
-       every upper level's;
+       every upper level's -- under the live plan, every upper level whose
+       runs (each L0 file, or the level) hold at most a quarter of L's
+       entries. The live plan prices each level by its size in the tree
+       as it is, so a level near L's size gets nearly L's bits, and files
+       keep the bits they were built with: a backlog level beside a last
+       level built when the tree was younger can sit either side of it.
+       At one price a run a quarter the size gets log2(4)/ln(2)^2 = 2.9
+       more bits (Bloom), past the 10% of the budget by which the live
+       plan's correction moves new files;
      - last_level_filter=false: the files on L that have no filter hold
        most (> 50%) of L's entries (files moved down whole by a trivial
        move keep the filter they were built with) and L's filters, if any,
@@ -517,6 +525,13 @@ def main():
                      % (cf, last["level"], last["files"] - last["files_with_filter"],
                         last["files"]))
             for r in upper:
+                runs = r["files"] if r["level"] == 0 else 1
+                if shape == "live" and 4 * r["entries"] > runs * last["entries"]:
+                    print("  (live plan: L%d's runs hold %d entries against "
+                          "L%d's %d, over a quarter: bits not compared)"
+                          % (r["level"], r["entries"] // runs, last["level"],
+                             last["entries"]))
+                    continue
                 if r["filter_entries"] and not r["bits_per_key"] > last["bits_per_key"]:
                     fail("column family '%s': L%d has %.3f bits/key, not more "
                          "than the last level L%d's %.3f"
