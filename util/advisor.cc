@@ -182,12 +182,38 @@ std::string Advise(const std::vector<AdvisorLevel>& levels,
     }
   }
 
+  // Filter entries per stored key: the budget is in real bits per filter
+  // entry (with a prefix extractor, prefixes; with whole-key filtering
+  // too, keys and prefixes), and the listener publishes each level in
+  // filter entries (FilterEntriesPerKey). By level where it has filters,
+  // else over the tree's filtered keys; 1 where nothing is known.
+  std::map<int, double> rate_at;
+  double tree_filter_entries = 0, tree_filtered_keys = 0;
+  for (const auto& [level, l] : by_level) {
+    const double filtered_keys = l->entries - l->unfiltered_entries;
+    if (!(l->filter_entries > 0 && l->filter_bytes > 0 && filtered_keys > 0)) {
+      continue;
+    }
+    rate_at[level] = l->filter_entries / filtered_keys;
+    tree_filter_entries += l->filter_entries;
+    tree_filtered_keys += filtered_keys;
+  }
+  const double tree_rate =
+      tree_filtered_keys > 0 ? tree_filter_entries / tree_filtered_keys : 1.0;
+  auto rate = [&](int level) {
+    auto it = rate_at.find(level);
+    return it != rate_at.end() ? it->second : tree_rate;
+  };
+
   Advice a;
   a.filter = SuggestedFilter(levels);
-  // What the listener would publish: no jobs in flight, and no filter
-  // known, so that the controller does not steer against filters another
-  // policy built (a rebuild replaces them).
-  a.live = ProjectLiveShape(files, {});
+  // What the listener would publish: no jobs in flight, each file in filter
+  // entries (its keys at its level's rate), and no filter known as built,
+  // so that the controller does not steer against filters another policy
+  // built (a rebuild replaces them).
+  std::vector<LiveFile> units = files;
+  for (LiveFile& f : units) f.entries *= rate(f.level);
+  a.live = ProjectLiveShape(units, {});
   const int last = by_level.rbegin()->first;
   a.live.resize(last + 1);
   a.shape.assign(last + 1, LevelShape{0, 0, true});
@@ -201,15 +227,18 @@ std::string Advise(const std::vector<AdvisorLevel>& levels,
   }
   for (const auto& [level, l] : by_level) {
     const bool filters = l->filter_entries > 0 && l->filter_bytes > 0;
-    // A filter's bits are per key it holds (num_filter_entries); files
-    // without a filter would hold theirs.
+    // A filter's bits are per entry it holds (num_filter_entries); files
+    // without a filter would hold their keys at the level's rate, a level
+    // without filters its keys at the tree's (as a.live counts them).
     a.filter_keys[level] =
-        filters ? l->filter_entries + l->unfiltered_entries : l->entries;
-    if (filters) {
-      // Files without a filter let every lookup in their range through.
-      a.fpr_now[level] =
-          (l->filter_entries * l->model_fpr + l->unfiltered_entries) /
-          (l->filter_entries + l->unfiltered_entries);
+        filters ? l->filter_entries + l->unfiltered_entries * rate(level)
+                : l->entries * rate(level);
+    if (filters && l->entries > 0) {
+      // Files without a filter let every lookup in their range through:
+      // weighted by stored keys, not filter entries.
+      a.fpr_now[level] = ((l->entries - l->unfiltered_entries) * l->model_fpr +
+                          l->unfiltered_entries) /
+                         l->entries;
     }
     if (level == last && !filters) {
       a.shape[level].filtered = false;

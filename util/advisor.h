@@ -57,8 +57,10 @@ namespace monkey {
 struct AdvisorLevel {
   int level = 0;
   double files = 0;
-  double entries = 0;             // num_entries of all its files
-  double filter_entries = 0;      // num_filter_entries: keys with a filter
+  double entries = 0;  // num_entries of all its files: stored keys
+  // num_filter_entries of its files: what their filters hold (keys,
+  // prefixes, or both); realized bits are per filter entry.
+  double filter_entries = 0;
   double unfiltered_entries = 0;  // num_entries of its files with no filter
   double filter_bytes = 0;        // filter_size
   // "bloom", "ribbon", "mixed" or "none" (FilterReport's filter kinds).
@@ -75,7 +77,8 @@ struct AdvisedPlan {
   double bits_per_key = 0;  // the string's bits_per_key
   // What the policy builds with it on this tree: per level of
   // Advice::shape, its millibits and FPR; sum_fpr counts Advice::probes per
-  // level, total_bits the keys its filters hold (Advice::filter_keys).
+  // level, total_bits the filter entries its filters hold
+  // (Advice::filter_keys).
   Plan plan;
   double filter_bytes = 0;  // plan.total_bits / 8
   std::string options;      // id=monkey;bits_per_key=...;filter=...
@@ -83,7 +86,9 @@ struct AdvisedPlan {
 
 struct Advice {
   // The live shape the policy's listener would publish for this database:
-  // ProjectLiveShape of its files, no job in flight, no filter known.
+  // ProjectLiveShape of its files in filter entries (each file's keys at
+  // its level's filter entries per key), no job in flight, no filter known
+  // as built.
   std::vector<LiveLevel> live;
   // The same per level (empty levels: no keys, no runs), with the last
   // level unfiltered where it has no filters now.
@@ -91,9 +96,10 @@ struct Advice {
   // Per level: filter probes per absent-key lookup (ProbesPerLookup), what
   // the Sum FPRs here count.
   std::vector<double> probes;
-  // Per level: the keys its filters would hold (num_filter_entries, plus
-  // the keys of its files without a filter; a level with no filter now:
-  // its keys), and the FPR of one run now.
+  // Per level: the filter entries its filters would hold (num_filter_entries,
+  // plus the keys of its files without a filter at the level's filter
+  // entries per key; a level with no filter now: its keys at the tree's
+  // rate), and the FPR of one run now (its files' by their stored keys).
   std::vector<double> filter_keys;
   std::vector<double> fpr_now;
   std::string filter;  // the suggestions' filter=
@@ -101,8 +107,9 @@ struct Advice {
   double filtered_entries = 0;  // filter_keys of the levels in the sums
   double sum_fpr_now = 0;       // sum of probes * fpr_now, filtered levels
   double filter_bytes_now = 0;
-  double bits_per_key_now = 0;  // 8 filter_bytes_now / filtered_entries
-  AdvisedPlan same_bytes;       // its plan.sum_fpr: the Sum FPR it buys
+  // 8 filter_bytes_now / filtered_entries: per filter entry.
+  double bits_per_key_now = 0;
+  AdvisedPlan same_bytes;  // its plan.sum_fpr: the Sum FPR it buys
   AdvisedPlan same_fpr;
   double saving = 0;  // 1 - same_fpr.filter_bytes / filter_bytes_now
   // The least filter bytes that keep sum_fpr_now with the tree frozen as it

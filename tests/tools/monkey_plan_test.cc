@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <set>
@@ -24,6 +25,7 @@
 #include "monkey/util/live_shape.h"
 #include "nlohmann/json.hpp"
 #include "rocksdb/comparator.h"
+#include "rocksdb/slice_transform.h"
 #include "rocksdb/table.h"
 #include "rocksdb/table_properties.h"
 
@@ -278,9 +280,10 @@ void ExpectJsonKeys(const json& cf) {
                                              "filter_bytes_now", "same_bytes",
                                              "same_fpr"}));
   for (const json& level : cf["levels"]) {
-    EXPECT_EQ(Keys(level), (std::set<std::string>{
-                               "level", "files", "entries", "filter_bytes",
-                               "bits_per_key", "filter", "model_fpr"}));
+    EXPECT_EQ(Keys(level),
+              (std::set<std::string>{"level", "files", "entries",
+                                     "filter_bytes", "filter_entries",
+                                     "bits_per_key", "filter", "model_fpr"}));
   }
   if (!cf["same_bytes"].is_null()) {
     EXPECT_EQ(Keys(cf["same_bytes"]),
@@ -367,6 +370,7 @@ TEST(MonkeyPlanTest, AdvisesOnASmallDatabase) {
     EXPECT_EQ((*found)["files"], level.files.size());
     EXPECT_EQ((*found)["entries"], entries);
     EXPECT_EQ((*found)["filter_bytes"], level_filter_bytes);
+    EXPECT_EQ((*found)["filter_entries"], filter_entries);
     EXPECT_EQ((*found)["filter"], "bloom");
     EXPECT_DOUBLE_EQ((*found)["bits_per_key"].get<double>(),
                      8.0 * level_filter_bytes / filter_entries);
@@ -396,6 +400,100 @@ TEST(MonkeyPlanTest, AdvisesOnASmallDatabase) {
     EXPECT_NE(options_string.find(";filter=bloom"), std::string::npos);
     EXPECT_NE(test::PolicyOrDie(options_string), nullptr) << options_string;
   }
+}
+
+// Prefix filters: NewFixedPrefixTransform(8), whole_key_filtering=false,
+// 16 keys a prefix. Each level's filter entries are its files'
+// num_filter_entries (prefixes, far fewer than its keys), and its realized
+// bits are per filter entry, in the JSON and in the text.
+TEST(MonkeyPlanTest, CountsFilterEntriesOfPrefixFilters) {
+  test::TempDir dir;
+  const std::string path = dir.Sub("db");
+  auto options_of = [] {
+    ROCKSDB_NAMESPACE::Options options = TreeOptions("bloomfilter:10");
+    options.prefix_extractor.reset(
+        ROCKSDB_NAMESPACE::NewFixedPrefixTransform(8));
+    auto* table = options.table_factory
+                      ->GetOptions<ROCKSDB_NAMESPACE::BlockBasedTableOptions>();
+    EXPECT_NE(table, nullptr);
+    if (table != nullptr) table->whole_key_filtering = false;
+    return options;
+  };
+  {
+    auto db = test::OpenOrDie(options_of(), path);
+    // Key i: prefix i / 16 in 8 digits, then i % 16; in a fixed random order.
+    constexpr uint64_t kKeys = 30000;
+    const KeyPermutation permutation(7);
+    std::vector<std::pair<uint64_t, uint64_t>> order;
+    for (uint64_t i = 0; i < kKeys; ++i) {
+      order.emplace_back(permutation.At(i), i);
+    }
+    std::sort(order.begin(), order.end());
+    const std::string value(100, 'v');
+    char key[32];
+    for (size_t n = 0; n < order.size(); ++n) {
+      const uint64_t i = order[n].second;
+      snprintf(key, sizeof(key), "%08llu%08llu",
+               static_cast<unsigned long long>(i / 16),
+               static_cast<unsigned long long>(i % 16));
+      ASSERT_TRUE(db->Put(ROCKSDB_NAMESPACE::WriteOptions(), key, value).ok());
+      if (n == kKeys - 3000) {
+        test::WaitForCompactions(db.get());
+        ASSERT_TRUE(
+            db->SetOptions({{"disable_auto_compactions", "true"}}).ok());
+      }
+      if (n > kKeys - 3000 && n % 1000 == 999) {
+        ASSERT_TRUE(db->Flush(ROCKSDB_NAMESPACE::FlushOptions()).ok());
+      }
+    }
+  }
+  const Result text = MonkeyPlan("--db=" + Quote(path));
+  ASSERT_EQ(text.code, 0) << text.err;
+  for (const char* want :
+       {"filt entries", "bits/entry", "bits per filter entry"}) {
+    EXPECT_NE(text.out.find(want), std::string::npos) << want << text.out;
+  }
+  const Result r = MonkeyPlan("--db=" + Quote(path) + " --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json all = json::parse(r.out);
+  const json& cf = all["column_families"][0];
+  ExpectJsonKeys(cf);
+
+  std::unique_ptr<ROCKSDB_NAMESPACE::DB> db;
+  ASSERT_TRUE(OpenDBForReadOnly(options_of(), path, &db).ok());
+  ROCKSDB_NAMESPACE::ColumnFamilyMetaData meta;
+  db->GetColumnFamilyMetaData(&meta);
+  ROCKSDB_NAMESPACE::TablePropertiesCollection props;
+  ASSERT_TRUE(db->GetPropertiesOfAllTables(&props).ok());
+  size_t levels_with_files = 0;
+  uint64_t all_entries = 0, all_filter_entries = 0;
+  for (const ROCKSDB_NAMESPACE::LevelMetaData& level : meta.levels) {
+    if (level.files.empty()) continue;
+    ++levels_with_files;
+    uint64_t entries = 0, filter_bytes = 0, filter_entries = 0;
+    for (const auto& f : level.files) {
+      const auto& p = props.at(f.db_path + f.name);
+      entries += p->num_entries;
+      filter_bytes += p->filter_size;
+      filter_entries += p->num_filter_entries;
+    }
+    all_entries += entries;
+    all_filter_entries += filter_entries;
+    const json* found = nullptr;
+    for (const json& l : cf["levels"]) {
+      if (l["level"] == level.level) found = &l;
+    }
+    ASSERT_NE(found, nullptr) << "L" << level.level;
+    EXPECT_EQ((*found)["entries"], entries);
+    EXPECT_EQ((*found)["filter_entries"], filter_entries);
+    EXPECT_DOUBLE_EQ((*found)["bits_per_key"].get<double>(),
+                     8.0 * filter_bytes / filter_entries);
+  }
+  EXPECT_EQ(cf["levels"].size(), levels_with_files);
+  EXPECT_GE(levels_with_files, 3u) << text.out;
+  // Prefixes, not keys: a level's keys share a prefix with others of its
+  // own where it holds most of the tree (the last level, 16 a prefix).
+  EXPECT_LT(all_filter_entries, all_entries / 2) << text.out;
 }
 
 // The database stays open in this process (holding its LOCK) and keeps

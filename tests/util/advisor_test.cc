@@ -487,5 +487,82 @@ TEST(AdvisorTest, SumsCountProbesPerLookup) {
             settled_full.same_bytes.plan.levels[1].millibits_per_key);
 }
 
+// Prefix filters (a prefix extractor, whole_key_filtering=false) hold one
+// entry per prefix, at a rate per stored key that falls with depth. The
+// budget is in real bits per filter entry, and the policy's listener
+// publishes each level in filter entries: the advisor plans that shape and
+// prices bits on filter entries.
+TEST(AdvisorTest, CountsFilterEntriesNotStoredKeys) {
+  // Filter entries per stored key: L0 0.75, L1 0.3, L2 0.1, L3 0.07; L4,
+  // the last level, has no filter.
+  const std::vector<double> rate = {0.75, 0.3, 0.1, 0.07};
+  std::vector<AdvisorLevel> levels = UniformTree();
+  for (size_t i = 0; i < rate.size(); ++i) {
+    AdvisorLevel& l = levels[i];
+    l.filter_entries = l.entries * rate[i];
+    l.filter_bytes = l.filter_entries * 10 / 8;  // 10 bits per entry
+  }
+  levels.push_back(Unfiltered(4, 400, 1e9));
+  const std::vector<LiveFile> files = FilesOf(levels);
+  Advice a;
+  ASSERT_EQ("", Advise(levels, files, &a));
+
+  // What the policy's listener publishes once each file's filter is known,
+  // without the filters as built.
+  std::vector<LiveFile> known = files;
+  double filter_entries = 0, filtered_keys = 0;
+  for (LiveFile& f : known) {
+    if (f.level == 4) continue;
+    f.filter_known = true;
+    f.filter_entries = f.entries * rate[f.level];
+    f.filter_bits = 10 * f.filter_entries;
+    filter_entries += f.filter_entries;
+    filtered_keys += f.entries;
+  }
+  const std::vector<LiveLevel> live = ProjectLiveShape(known, {});
+  ASSERT_EQ(a.live.size(), live.size());
+  for (size_t i = 0; i < live.size(); ++i) {
+    SCOPED_TRACE("L" + std::to_string(i));
+    EXPECT_NEAR(a.live[i].entries, live[i].entries, 1e-9 * live[i].entries);
+    EXPECT_NEAR(a.live[i].runs, live[i].runs, 1e-9);
+    EXPECT_EQ(a.live[i].filter_bits, 0);  // no filter counted as built
+    EXPECT_EQ(a.live[i].built_entries, 0);
+    EXPECT_NEAR(a.shape[i].entries, live[i].entries, 1e-9 * live[i].entries);
+  }
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_DOUBLE_EQ(a.filter_keys[i], levels[i].filter_entries);
+  }
+  // The unfiltered last level: its keys at the tree's rate.
+  EXPECT_NEAR(a.filter_keys[4], 1e9 * filter_entries / filtered_keys, 1e-3);
+  // Realized bits per filter entry; the suggestions' bytes are their bits
+  // per filter entry.
+  EXPECT_NEAR(a.bits_per_key_now, 10, 1e-12);
+  EXPECT_NEAR(a.filtered_entries, filter_entries, 1e-6);
+  EXPECT_LE(a.same_bytes.filter_bytes, a.filter_bytes_now);
+  // The policy's plan on its own shape.
+  const Plan plan = PolicyPlan(live, a.same_bytes.bits_per_key, false, "bloom");
+  ASSERT_EQ(plan.levels.size(), a.same_bytes.plan.levels.size());
+  for (size_t i = 0; i < plan.levels.size(); ++i) {
+    EXPECT_EQ(a.same_bytes.plan.levels[i].millibits_per_key,
+              plan.levels[i].millibits_per_key)
+        << "L" << i;
+  }
+}
+
+// Files without a filter in a level of prefix filters: they would hold their
+// keys at the level's filter entries per key, and let through the lookups
+// in their share of the level's stored keys.
+TEST(AdvisorTest, FilesWithoutFiltersWeighByStoredKeys) {
+  std::vector<AdvisorLevel> levels = UniformTree();
+  levels[2].unfiltered_entries = 2.5e6;   // a quarter of L2's keys
+  levels[2].filter_entries = 7.5e6 / 16;  // 16 keys a prefix
+  levels[2].filter_bytes = levels[2].filter_entries * 10 / 8;
+  Advice a;
+  ASSERT_EQ("", AdviseOn(levels, &a));
+  const double p = levels[0].model_fpr;
+  EXPECT_NEAR(a.fpr_now[2], 0.75 * p + 0.25, 1e-15);
+  EXPECT_DOUBLE_EQ(a.filter_keys[2], 1e7 / 16);
+}
+
 }  // namespace
 }  // namespace monkey

@@ -25,6 +25,8 @@ void Append(std::string* out, const char* format, ...) {
   out->append(buf);
 }
 
+// Realized bits per filter entry (num_filter_entries: keys, prefixes or
+// both), not per stored key.
 double RealizedBits(const AdvisorLevel& l) {
   return l.filter_entries > 0 ? 8 * l.filter_bytes / l.filter_entries : 0;
 }
@@ -86,12 +88,14 @@ std::string AdviceText(const ColumnFamilyFacts& facts, const Advice* advice,
     return out;
   }
   if (advice != nullptr) {
-    Append(&out, "%-76s | %-18s | %-18s\n", "", "Monkey, same bytes",
+    Append(&out, "%-89s | %-18s | %-18s\n", "", "Monkey, same bytes",
            "Monkey, same FPR");
   }
-  Append(&out, "%-5s %6s %6s %6s %12s %10s %8s %-6s %10s", "level", "files",
-         "runs", "probes", "keys", "filter MiB", "bits/key", "filter",
-         "model FPR");
+  // keys: stored keys (num_entries); filter entries: what the filters hold
+  // (num_filter_entries), and bits/entry the filter bits per filter entry.
+  Append(&out, "%-5s %6s %6s %6s %12s %12s %10s %10s %-6s %10s", "level",
+         "files", "runs", "probes", "keys", "filt entries", "filter MiB",
+         "bits/entry", "filter", "model FPR");
   if (advice != nullptr) {
     Append(&out, " | %7s %10s | %7s %10s", "bits", "FPR", "bits", "FPR");
   }
@@ -99,10 +103,11 @@ std::string AdviceText(const ColumnFamilyFacts& facts, const Advice* advice,
   const std::vector<double> runs = RunsOf(facts, advice);
   const std::vector<double> probes = ProbesOf(facts, advice);
   for (const AdvisorLevel& l : facts.levels) {
-    Append(&out, "L%-4d %6.0f %6.3f %6.3f %12.0f %10.3f %8.3f %-6s %9.4f%%",
+    Append(&out,
+           "L%-4d %6.0f %6.3f %6.3f %12.0f %12.0f %10.3f %10.3f %-6s %9.4f%%",
            l.level, l.files, At(runs, l.level), At(probes, l.level), l.entries,
-           MiB(l.filter_bytes), RealizedBits(l), l.filter.c_str(),
-           FprNow(l, advice) * 100);
+           l.filter_entries, MiB(l.filter_bytes), RealizedBits(l),
+           l.filter.c_str(), FprNow(l, advice) * 100);
     if (advice != nullptr) {
       Append(&out, " | %s | %s",
              Suggested(advice->same_bytes, *advice, l.level).c_str(),
@@ -117,7 +122,7 @@ std::string AdviceText(const ColumnFamilyFacts& facts, const Advice* advice,
   const Advice& a = *advice;
   Append(&out,
          "now:        sum FPR %.4f%% (model), filters %.3f MiB (%.3f "
-         "bits/key)\n",
+         "bits per filter entry)\n",
          a.sum_fpr_now * 100, MiB(a.filter_bytes_now), a.bits_per_key_now);
   if (a.same_bytes.error.empty()) {
     Append(&out,
@@ -155,10 +160,11 @@ std::string AdviceText(const ColumnFamilyFacts& facts, const Advice* advice,
          "key range; sum FPR = sum of probes * FPR: false positives\n  per "
          "absent-key lookup)\n");
   if (!a.last_level_filter) {
-    Append(&out,
-           "  L%zu has no filter: its keys and its FPR of 1 are left out of "
-           "the sums and bits/key, and the suggestions keep it so.\n",
-           a.shape.size() - 1);
+    Append(
+        &out,
+        "  L%zu has no filter: its keys and its FPR of 1 are left out of "
+        "the sums and bits per filter entry, and the suggestions keep it so.\n",
+        a.shape.size() - 1);
   }
   return out;
 }
@@ -166,13 +172,16 @@ std::string AdviceText(const ColumnFamilyFacts& facts, const Advice* advice,
 json AdviceJson(const ColumnFamilyFacts& facts, const Advice* advice) {
   json levels = json::array();
   for (const AdvisorLevel& l : facts.levels) {
-    levels.push_back({{"level", l.level},
-                      {"files", static_cast<uint64_t>(l.files)},
-                      {"entries", static_cast<uint64_t>(l.entries)},
-                      {"filter_bytes", static_cast<uint64_t>(l.filter_bytes)},
-                      {"bits_per_key", RealizedBits(l)},
-                      {"filter", l.filter},
-                      {"model_fpr", FprNow(l, advice)}});
+    levels.push_back(
+        {{"level", l.level},
+         {"files", static_cast<uint64_t>(l.files)},
+         {"entries", static_cast<uint64_t>(l.entries)},
+         {"filter_bytes", static_cast<uint64_t>(l.filter_bytes)},
+         {"filter_entries", static_cast<uint64_t>(l.filter_entries)},
+         // Per filter entry; the key is kept for its readers.
+         {"bits_per_key", RealizedBits(l)},
+         {"filter", l.filter},
+         {"model_fpr", FprNow(l, advice)}});
   }
   json cf = {{"name", facts.name}, {"levels", levels}};
   if (advice == nullptr) {

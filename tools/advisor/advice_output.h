@@ -1,6 +1,7 @@
 // What monkey_plan --db prints for one column family: a table per level
-// (files, runs as the policy plans them, probes per lookup, keys, filter bytes,
-// realized bits/key, filter kind, model FPR, and the bits/key and FPR of both
+// (files, runs as the policy plans them, probes per lookup, stored keys,
+// filter entries, filter bytes, realized bits per filter entry, filter kind,
+// model FPR, and the bits and FPR of both
 // suggestions), the Sum FPR and filter bytes now, and the two suggestions with
 // their options strings; or the same as JSON (keys in docs/advisor.md).
 #pragma once
@@ -17,8 +18,9 @@ namespace monkey::advisor {
 std::string AdviceText(const ColumnFamilyFacts& facts, const Advice* advice,
                        const std::string& why);
 
-// One element of "column_families": name, levels (level, files, entries,
-// filter_bytes, bits_per_key, filter, model_fpr), sum_fpr_now,
+// One element of "column_families": name, levels (level, files, entries:
+// stored keys, filter_bytes, filter_entries, bits_per_key: realized bits per
+// filter entry, filter, model_fpr), sum_fpr_now,
 // filter_bytes_now, same_bytes (sum_fpr, options) and same_fpr
 // (filter_bytes, saving, options); a suggestion that cannot be made, or
 // all of them without advice, is null.
