@@ -28,12 +28,10 @@ using ROCKSDB_NAMESPACE::Status;
 std::optional<FprModel> ModelForFile(
     const ROCKSDB_NAMESPACE::TableProperties& props, int level,
     const ROCKSDB_NAMESPACE::FilterPolicy* current) {
-  if (props.filter_size == 0 || props.num_filter_entries == 0) {
-    return std::nullopt;
-  }
-  // Ribbon's slots per key depend on how many keys its filter holds.
-  const FprModel ribbon =
-      FprModel::Ribbon(RibbonSlotsPerKey(props.num_filter_entries));
+  const uint64_t filter_entries = FilterEntriesOf(props);
+  if (filter_entries == 0) return std::nullopt;
+  // Ribbon's slots per key depend on how many entries its filter holds.
+  const FprModel ribbon = FprModel::Ribbon(RibbonSlotsPerKey(filter_entries));
   // Bloom for flushes and L0, Ribbon below (ribbonfilter's default
   // bloom_before_level=0, and Monkey's filter=auto). A body that is not whole
   // cache lines cannot be Bloom (FastLocalBloom's body is whole 64-byte
@@ -102,6 +100,15 @@ struct ModelSum {
 
 }  // namespace
 
+uint64_t FilterEntriesOf(const ROCKSDB_NAMESPACE::TableProperties& props) {
+  if (props.filter_size == 0) return 0;
+  // Old format (before RocksDB 6.21): a filter without num_filter_entries.
+  // Its stored keys are the best divisor there is (exact without a prefix
+  // extractor).
+  if (props.num_filter_entries == 0) return props.num_entries;
+  return props.num_filter_entries;
+}
+
 bool FilterReport::ModelAgrees() const {
   for (const LevelFilterReport& l : levels) {
     if (l.model_agrees.has_value() && !*l.model_agrees) return false;
@@ -166,6 +173,7 @@ Status AddLevelFigures(DB* db, ROCKSDB_NAMESPACE::ColumnFamilyHandle* cf,
       }
       l.entries = MapValue(aggregated, "num_entries");
       l.filter_bytes = MapValue(aggregated, "filter_size");
+      // num_filter_entries, plus num_entries of old-format files (below).
       l.filter_entries = MapValue(aggregated, "num_filter_entries");
       r.index_bytes_total += MapValue(aggregated, "index_size");
       std::set<uint64_t> numbers;
@@ -174,11 +182,14 @@ Status AddLevelFigures(DB* db, ROCKSDB_NAMESPACE::ColumnFamilyHandle* cf,
         numbers.insert(f.file_number);
         auto it = by_number.find(f.file_number);
         if (it == by_number.end()) continue;  // deleted since the snapshot
-        const std::optional<FprModel> m =
-            ModelForFile(*it->second, level, policy);
+        const ROCKSDB_NAMESPACE::TableProperties& props = *it->second;
+        if (props.num_filter_entries == 0) {
+          l.filter_entries += FilterEntriesOf(props);  // old format
+        }
+        const std::optional<FprModel> m = ModelForFile(props, level, policy);
         if (m) {
           model.Add(
-              *m, it->second->filter_size, it->second->num_filter_entries,
+              *m, props.filter_size, FilterEntriesOf(props),
               space.Position(f.largestkey) - space.Position(f.smallestkey));
         }
       }

@@ -42,20 +42,22 @@ std::string FilterReport::ToTable() const {
            benchmark.c_str(), threads, threads == 1 ? "" : "s");
   out += line;
   snprintf(line, sizeof(line),
-           "%-5s %6s %11s %11s %9s %-6s %11s %11s %9s %10s %10s %6s\n", "Level",
-           "Files", "Entries", "FilterKiB", "Bits/key", "Filter", "Probes",
-           "Useful", "FP", "FPR", "ModelFPR", "Agrees");
+           "%-5s %6s %11s %11s %11s %10s %-6s %11s %11s %9s %10s %10s %6s\n",
+           "Level", "Files", "Keys", "FltEntries", "FilterKiB", "Bits/entry",
+           "Filter", "Probes", "Useful", "FP", "FPR", "ModelFPR", "Agrees");
   out += line;
   for (const LevelFilterReport& l : levels) {
-    snprintf(
-        line, sizeof(line),
-        "%-5s %6" PRIu64 " %11" PRIu64 " %11.1f %9.3f %-6s %11" PRIu64
-        " %11" PRIu64 " %9" PRIu64 " %10s %10s %6s\n",
-        LevelName(l.level).c_str(), l.files, l.entries, l.filter_bytes / 1024.0,
-        l.bits_per_key, l.filter.c_str(), l.probes, l.useful, l.false_positives,
-        Percent(l.fpr).c_str(), Percent(l.model_fpr).c_str(),
-        l.changed ? "chg"
-                  : (!l.model_agrees ? "-" : (*l.model_agrees ? "yes" : "NO")));
+    snprintf(line, sizeof(line),
+             "%-5s %6" PRIu64 " %11" PRIu64 " %11" PRIu64
+             " %11.1f %10.3f %-6s %11" PRIu64 " %11" PRIu64 " %9" PRIu64
+             " %10s %10s %6s\n",
+             LevelName(l.level).c_str(), l.files, l.entries, l.filter_entries,
+             l.filter_bytes / 1024.0, l.bits_per_key, l.filter.c_str(),
+             l.probes, l.useful, l.false_positives, Percent(l.fpr).c_str(),
+             Percent(l.model_fpr).c_str(),
+             l.changed
+                 ? "chg"
+                 : (!l.model_agrees ? "-" : (*l.model_agrees ? "yes" : "NO")));
     out += line;
   }
   snprintf(line, sizeof(line),
@@ -77,10 +79,12 @@ std::string FilterReport::ToTable() const {
     out += line;
   }
   snprintf(line, sizeof(line),
-           "Filter bytes: %s in %" PRIu64 " files, %.3f bits/key over %" PRIu64
-           " keys; %s held by %s (table readers' index+filter memory %s)\n",
+           "Filter bytes: %s in %" PRIu64
+           " files, %.3f bits per filter entry "
+           "over %" PRIu64 " filter entries (%" PRIu64
+           " keys); %s held by %s (table readers' index+filter memory %s)\n",
            Mebibytes(filter_bytes_total).c_str(), files, bits_per_key,
-           filter_entries_total, Mebibytes(filter_cache_bytes).c_str(),
+           filter_entries_total, entries, Mebibytes(filter_cache_bytes).c_str(),
            filter_cache_source == "block_cache" ? "the block cache"
                                                 : "table readers",
            Mebibytes(table_readers_mem).c_str());

@@ -44,6 +44,7 @@
 #include "rocksdb/perf_level.h"
 #include "rocksdb/statistics.h"
 #include "rocksdb/status.h"
+#include "rocksdb/table_properties.h"
 
 namespace monkey {
 
@@ -153,10 +154,13 @@ class FilterStatsCollector {
 struct LevelFilterReport {
   int level = 0;
   uint64_t files = 0;
-  uint64_t entries = 0;         // num_entries of its files
-  uint64_t filter_bytes = 0;    // filter_size
-  uint64_t filter_entries = 0;  // num_filter_entries: keys with a filter
-  // 8 * filter_bytes / filter_entries; 0 if no file has a filter.
+  uint64_t entries = 0;       // num_entries of its files: stored keys
+  uint64_t filter_bytes = 0;  // filter_size
+  // FilterEntriesOf its files: what their filters hold (keys, prefixes or
+  // both).
+  uint64_t filter_entries = 0;
+  // Realized bits per filter entry, 8 * filter_bytes / filter_entries (the
+  // name is kept: a JSON key); 0 if no file has a filter.
   double bits_per_key = 0;
   // The filters' kind: "bloom", "ribbon", "mixed", or "none".
   std::string filter = "none";
@@ -189,10 +193,10 @@ struct FilterReport {
   std::vector<LevelFilterReport> levels;  // levels with files or probes
 
   uint64_t files = 0;
-  uint64_t entries = 0;
+  uint64_t entries = 0;  // stored keys
   uint64_t filter_bytes_total = 0;
   uint64_t filter_entries_total = 0;
-  double bits_per_key = 0;  // realized average over filtered keys
+  double bits_per_key = 0;  // realized, per filter entry over all filters
   // index_size of all files: what competes with the filters for the block
   // cache under cache_index_and_filter_blocks.
   uint64_t index_bytes_total = 0;
@@ -243,6 +247,14 @@ struct FilterReport {
   // filter_bytes_total, filter_cache_bytes, and the other fields above.
   std::string ToJsonLine() const;
 };
+
+// The filter entries of one SST file: what its filter holds, the divisor of
+// its realized bits (num_filter_entries: keys; with a prefix extractor and
+// whole_key_filtering=false, prefixes; with both, keys and prefixes). A
+// file with a filter but num_filter_entries 0 (the old format, written
+// before RocksDB 6.21) falls back to num_entries, its stored keys. 0 for a
+// file without a filter.
+uint64_t FilterEntriesOf(const ROCKSDB_NAMESPACE::TableProperties& props);
 
 // Builds a report of `cf` (default: the default column family) from the DB's
 // current files and the collector's merged counts.

@@ -9,11 +9,15 @@
 #include <functional>
 #include <string>
 
+#include "monkey/install.h"
 #include "monkey/rocksdb_compat.h"
 #include "monkey/tests/report/two_level_db.h"
+#include "monkey/tests/test_util.h"
 #include "monkey/tests/util/decimal_key.h"
 #include "monkey/util/filter_fpr_model.h"
 #include "monkey/util/key_permutation.h"
+#include "rocksdb/slice_transform.h"
+#include "rocksdb/table.h"
 #include "rocksdb/table_properties.h"
 
 namespace monkey {
@@ -387,6 +391,91 @@ TEST(FilterReportTest, PresentLookupsLeaveFpPerAbsentLookupUnset) {
   EXPECT_EQ(Level(r, 6).probes, 1000u);
   EXPECT_EQ(Level(r, 6).false_positives, 0u);
   EXPECT_FALSE(r.tickers.has_value());
+}
+
+// A file's filter entries are its num_filter_entries; a filter without
+// them (the old format, before RocksDB 6.21) falls back to its keys.
+TEST(FilterReportTest, FilterEntriesOfOldFiltersAreTheirKeys) {
+  ROCKSDB_NAMESPACE::TableProperties p;
+  p.num_entries = 1600;
+  EXPECT_EQ(FilterEntriesOf(p), 0u);  // no filter
+  p.filter_size = 1000;
+  p.num_filter_entries = 100;  // 16 keys a prefix
+  EXPECT_EQ(FilterEntriesOf(p), 100u);
+  p.num_filter_entries = 0;
+  EXPECT_EQ(FilterEntriesOf(p), 1600u);
+}
+
+// Prefix filters (NewFixedPrefixTransform(8), whole_key_filtering=false,
+// 16 keys a prefix): a level's filter entries are its files'
+// num_filter_entries, its bits are per filter entry, and the table says so
+// beside the stored keys.
+TEST(FilterReportTest, PrefixFiltersAreCountedInFilterEntries) {
+  test::TempDir dir;
+  ROCKSDB_NAMESPACE::Options options;
+  options.create_if_missing = true;
+  options.disable_auto_compactions = true;
+  options.prefix_extractor.reset(ROCKSDB_NAMESPACE::NewFixedPrefixTransform(8));
+  ASSERT_TRUE(Install("bloomfilter:10", &options).ok());
+  auto* table = options.table_factory
+                    ->GetOptions<ROCKSDB_NAMESPACE::BlockBasedTableOptions>();
+  ASSERT_NE(table, nullptr);
+  table->whole_key_filtering = false;
+  auto db = test::OpenOrDie(options, dir.Sub("db"));
+  // 64,000 keys in L1, 16 a prefix; 1,600 more in one L0 file.
+  const std::string value(32, 'v');
+  char key[32];
+  auto put = [&](uint64_t i) {
+    snprintf(key, sizeof(key), "%08llu%08llu",
+             static_cast<unsigned long long>(i / 16),
+             static_cast<unsigned long long>(i % 16));
+    ASSERT_TRUE(db->Put(ROCKSDB_NAMESPACE::WriteOptions(), key, value).ok());
+  };
+  for (uint64_t i = 0; i < 64000; ++i) put(i);
+  ASSERT_TRUE(db->Flush(ROCKSDB_NAMESPACE::FlushOptions()).ok());
+  ROCKSDB_NAMESPACE::CompactRangeOptions to_l1;
+  to_l1.change_level = true;
+  to_l1.target_level = 1;
+  ASSERT_TRUE(db->CompactRange(to_l1, nullptr, nullptr).ok());
+  for (uint64_t i = 64000; i < 65600; ++i) put(i);
+  ASSERT_TRUE(db->Flush(ROCKSDB_NAMESPACE::FlushOptions()).ok());
+
+  FilterStatsCollector no_lookups;
+  FilterReport r;
+  ASSERT_TRUE(BuildFilterReport(db.get(), no_lookups, "prefix", &r).ok());
+  ROCKSDB_NAMESPACE::ColumnFamilyMetaData meta;
+  db->GetColumnFamilyMetaData(&meta);
+  ROCKSDB_NAMESPACE::TablePropertiesCollection props;
+  ASSERT_TRUE(db->GetPropertiesOfAllTables(&props).ok());
+  uint64_t total_filter_entries = 0;
+  for (int level : {0, 1}) {
+    SCOPED_TRACE("L" + std::to_string(level));
+    uint64_t keys = 0, filter_entries = 0, filter_bytes = 0;
+    for (const auto& f : meta.levels[level].files) {
+      const auto& p = props.at(f.db_path + f.name);
+      keys += p->num_entries;
+      filter_entries += p->num_filter_entries;
+      filter_bytes += p->filter_size;
+    }
+    ASSERT_GT(keys, 0u);
+    // One entry per prefix (RocksDB 7.8.3 adds 2 per file).
+    EXPECT_NEAR(filter_entries, keys / 16.0, 4);
+    total_filter_entries += filter_entries;
+    const LevelFilterReport& l = Level(r, level);
+    EXPECT_EQ(l.entries, keys);
+    EXPECT_EQ(l.filter_entries, filter_entries);
+    EXPECT_DOUBLE_EQ(l.bits_per_key, 8.0 * filter_bytes / filter_entries);
+    EXPECT_GT(l.bits_per_key, 9);  // bloomfilter:10's, per prefix
+  }
+  EXPECT_EQ(r.entries, 65600u);
+  EXPECT_EQ(r.filter_entries_total, total_filter_entries);
+  const std::string text = r.ToTable();
+  EXPECT_NE(text.find("FltEntries"), std::string::npos) << text;
+  EXPECT_NE(text.find(" bits per filter entry over " +
+                      std::to_string(total_filter_entries) +
+                      " filter entries (65600 keys)"),
+            std::string::npos)
+      << text;
 }
 
 }  // namespace
