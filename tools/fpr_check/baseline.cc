@@ -84,13 +84,15 @@ uint64_t Result::filter_bytes_total() const {
   return total;
 }
 
+uint64_t Result::filter_entries_total() const {
+  uint64_t total = 0;
+  for (const LevelResult& l : levels) total += l.filter_entries;
+  return total;
+}
+
 double Result::bits_per_key() const {
-  uint64_t bytes = 0, entries = 0;
-  for (const LevelResult& l : levels) {
-    bytes += l.filter_bytes;
-    entries += l.filter_entries;
-  }
-  return entries == 0 ? 0 : 8.0 * bytes / entries;
+  const uint64_t entries = filter_entries_total();
+  return entries == 0 ? 0 : 8.0 * filter_bytes_total() / entries;
 }
 
 double Result::sum_fpr() const {
@@ -145,7 +147,8 @@ std::string ToJson(const Result& r) {
   j["levels"] = levels;
   ordered_json total;
   total["filter_bytes"] = r.filter_bytes_total();
-  total["bits_per_key"] = r.bits_per_key();
+  total["filter_entries"] = r.filter_entries_total();
+  total["bits_per_key"] = r.bits_per_key();  // per filter entry
   total["sum_fpr"] = r.sum_fpr();
   j["total"] = total;
   return j.dump(2) + "\n";

@@ -28,10 +28,12 @@ namespace monkey::fpr_check {
 struct LevelResult {
   int level = 0;
   uint64_t files = 0;
-  uint64_t entries = 0;
+  uint64_t entries = 0;  // stored keys (num_entries)
   uint64_t filter_bytes = 0;
+  // num_filter_entries (FilterEntriesOf): keys, prefixes or both.
   uint64_t filter_entries = 0;
-  double bits_per_key = 0;  // 8 * filter_bytes / filter_entries
+  // Realized bits per filter entry: 8 * filter_bytes / filter_entries.
+  double bits_per_key = 0;
   uint64_t probes = 0;
   uint64_t useful = 0;
   uint64_t false_positives = 0;
@@ -49,7 +51,8 @@ struct Result {
   std::vector<LevelResult> levels;
 
   uint64_t filter_bytes_total() const;
-  double bits_per_key() const;  // over all filtered keys
+  uint64_t filter_entries_total() const;
+  double bits_per_key() const;  // per filter entry, over all filters
   double sum_fpr() const;
 };
 

@@ -4,8 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <memory>
 
 #include "monkey/tests/test_util.h"
+#include "nlohmann/json.hpp"
+#include "rocksdb/slice_transform.h"
+#include "rocksdb/table.h"
+#include "rocksdb/table_properties.h"
 
 namespace monkey::fpr_check {
 namespace {
@@ -129,6 +134,61 @@ TEST(FprCheckBaselineTest, TableShowsEachLevelAndTheTotal) {
   EXPECT_NE(table.find("FAIL: FPR"), std::string::npos) << table;
   EXPECT_NE(table.find("total"), std::string::npos) << table;
   EXPECT_NE(table.find("4.0 sigma"), std::string::npos) << table;
+}
+
+// Prefix filters (NewFixedPrefixTransform(3), whole_key_filtering=false:
+// fpr_check's keys are 16 random hex digits, so 3 of them make 4,096
+// prefixes for 22,000 keys): the levels and the totals count filter
+// entries, the totals' bits are per filter entry.
+TEST(FprCheckBaselineTest, PrefixFiltersCountFilterEntries) {
+  test::TempDir dir;
+  TreeSpec spec;
+  spec.num = 20000;
+  spec.levels = 3;
+  spec.probes = 1000;
+  ROCKSDB_NAMESPACE::Options options;
+  ASSERT_TRUE(Install("bloomfilter:10", &options).ok());
+  options.prefix_extractor.reset(ROCKSDB_NAMESPACE::NewFixedPrefixTransform(3));
+  auto* table = options.table_factory
+                    ->GetOptions<ROCKSDB_NAMESPACE::BlockBasedTableOptions>();
+  ASSERT_NE(table, nullptr);
+  table->whole_key_filtering = false;
+  MakeDeterministic(spec, &options);
+  const std::string path = dir.Sub("db");
+  ASSERT_TRUE(BuildTree(spec, options, path, [](const std::string&) {}).ok());
+  options.create_if_missing = false;
+  options.error_if_exists = false;
+  std::unique_ptr<ROCKSDB_NAMESPACE::DB> db;
+  ASSERT_TRUE(OpenDB(options, path, &db).ok());
+  FilterStatsCollector collector;
+  ASSERT_TRUE(ProbeAbsent(spec, db.get(), &collector).ok());
+  FilterReport report;
+  ASSERT_TRUE(BuildFilterReport(db.get(), collector, "test", &report).ok());
+  ROCKSDB_NAMESPACE::TablePropertiesCollection props;
+  ASSERT_TRUE(db->GetPropertiesOfAllTables(&props).ok());
+  uint64_t keys = 0, filter_entries = 0, filter_bytes = 0;
+  for (const auto& [name, p] : props) {
+    keys += p->num_entries;
+    filter_entries += p->num_filter_entries;
+    filter_bytes += p->filter_size;
+  }
+  EXPECT_LT(filter_entries, keys / 2);  // prefixes, not keys
+
+  const Result r = FromReport(report, "bloomfilter:10", spec);
+  uint64_t level_keys = 0;
+  for (const LevelResult& l : r.levels) {
+    level_keys += l.entries;
+    EXPECT_DOUBLE_EQ(l.bits_per_key, 8.0 * l.filter_bytes / l.filter_entries)
+        << "L" << l.level;
+  }
+  EXPECT_EQ(level_keys, keys);
+  EXPECT_EQ(r.filter_entries_total(), filter_entries);
+  const nlohmann::ordered_json total =
+      nlohmann::ordered_json::parse(ToJson(r))["total"];
+  EXPECT_EQ(total.at("filter_entries"), filter_entries);
+  EXPECT_EQ(total["filter_bytes"], filter_bytes);
+  EXPECT_DOUBLE_EQ(total["bits_per_key"].get<double>(),
+                   8.0 * filter_bytes / filter_entries);
 }
 
 }  // namespace
