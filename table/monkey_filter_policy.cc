@@ -391,8 +391,16 @@ ROCKSDB_NAMESPACE::FilterBitsBuilder* MonkeyFilterPolicy::GetBuilderWithContext(
     const FilterBuildingContext& context) const {
   int level = context.level_at_creation;
   if (context.reason == TableFileCreationReason::kFlush) level = 0;
-  // The plans model leveled trees; other styles get the average budget.
+  // The plans model leveled trees; other styles get the average budget,
+  // and under universal compaction last_level_filter=false leaves the
+  // bottommost sorted run unfiltered, as optimize_filters_for_hits does.
   if (context.compaction_style != ROCKSDB_NAMESPACE::kCompactionStyleLevel) {
+    NoteTiered(context.column_family_name, context.compaction_style);
+    if (!options_.last_level_filter && context.is_bottommost &&
+        context.compaction_style ==
+            ROCKSDB_NAMESPACE::kCompactionStyleUniversal) {
+      return nullptr;
+    }
     level = -1;
   }
   if (level >= 0 && context.reason != TableFileCreationReason::kMisc &&
@@ -443,9 +451,37 @@ ROCKSDB_NAMESPACE::FilterBitsReader* MonkeyFilterPolicy::GetFilterBitsReader(
   return reader_->GetFilterBitsReader(contents);
 }
 
+void MonkeyFilterPolicy::NoteTiered(
+    const std::string& column_family,
+    ROCKSDB_NAMESPACE::CompactionStyle style) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  tiered_[column_family] = style;
+}
+
 std::string MonkeyFilterPolicy::PlanToString(
     int num_levels, const std::string& column_family) const {
   if (num_levels < 1) num_levels = kDefaultNumLevels;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto tiered = tiered_.find(column_family);
+    if (tiered != tiered_.end()) {
+      // What GetBuilderWithContext builds there, not a leveled plan.
+      const bool universal =
+          tiered->second == ROCKSDB_NAMESPACE::kCompactionStyleUniversal;
+      char line[256];
+      snprintf(line, sizeof(line),
+               "monkey plan (%s compaction, as column family '%s' last "
+               "built a file): every file gets the average budget, %.3f "
+               "bits/key%s; the per-level plan is for leveled trees\n",
+               universal ? "universal" : "FIFO", column_family.c_str(),
+               AverageMillibits(options_, -1) / 1000.0,
+               universal && !options_.last_level_filter
+                   ? ", and the bottommost sorted run no filter "
+                     "(last_level_filter=false)"
+                   : "");
+      return line;
+    }
+  }
   std::shared_ptr<const LevelPlans> plans = LivePlansOf(column_family);
   if (plans == nullptr) plans = StaticPlan(num_levels);
   char budget[96];

@@ -54,7 +54,9 @@ struct MonkeyOptions {
   // max_bytes_for_level_multiplier).
   double size_ratio = 10;
   // false: no filter on the last level (like optimize_filters_for_hits, and
-  // TDStore's setup); the budget then averages over the other levels.
+  // TDStore's setup); the budget then averages over the other levels. Under
+  // universal compaction: none on the bottommost sorted run (the files a
+  // compaction that takes in the oldest run builds).
   bool last_level_filter = true;
   // The filter each level gets; in options strings "bloom", "ribbon" or
   // "auto".
@@ -177,6 +179,8 @@ class MonkeyFilterPolicy : public ROCKSDB_NAMESPACE::FilterPolicy {
       const ROCKSDB_NAMESPACE::FilterBuildingContext& context) const;
 
   struct LevelPlans;
+  void NoteTiered(const std::string& column_family,
+                  ROCKSDB_NAMESPACE::CompactionStyle style) const;
   ROCKSDB_NAMESPACE::Status Replan();
   std::shared_ptr<const LevelPlans> StaticPlan(int num_levels) const;
   std::shared_ptr<const LevelPlans> LivePlansOf(
@@ -202,6 +206,9 @@ class MonkeyFilterPolicy : public ROCKSDB_NAMESPACE::FilterPolicy {
   // missing listener has been logged.
   mutable std::set<std::string> fed_;
   mutable std::set<std::string> warned_;
+  // Column families last seen building a file under universal or FIFO
+  // compaction, and that style: PlanToString says what they get.
+  mutable std::map<std::string, ROCKSDB_NAMESPACE::CompactionStyle> tiered_;
   // Live plans by column family, replaced whole by UpdateLiveShape.
   mutable std::map<std::string, std::shared_ptr<const LevelPlans>> live_plans_;
   // Built-in policies by (Ribbon?, RocksDB setting in millibits). They live

@@ -298,6 +298,59 @@ TEST(MonkeyFilterPolicyTest, FlushFilesGetTheL0Plan) {
   EXPECT_GT(policy.MillibitsForLevel(0, 5), 7000);
 }
 
+// Universal compaction: every file gets the average budget, except the
+// bottommost sorted run with last_level_filter=false (the option was
+// ignored there), and PlanToString says so rather than print a leveled
+// plan that is not in use.
+TEST(MonkeyFilterPolicyTest, UniversalCompactionGetsTheAverageBudget) {
+  for (const bool last_level_filter : {true, false}) {
+    SCOPED_TRACE(last_level_filter ? "last_level_filter=true"
+                                   : "last_level_filter=false");
+    test::TempDir dir;
+    ROCKSDB_NAMESPACE::Options options =
+        TreeOptions(std::string("id=monkey;bits_per_key=7;last_level_filter=") +
+                    (last_level_filter ? "true" : "false"));
+    options.compaction_style = ROCKSDB_NAMESPACE::kCompactionStyleUniversal;
+    options.num_levels = 1;
+    options.disable_auto_compactions = true;
+    auto db = test::OpenOrDie(options, dir.path());
+    for (int round = 0; round < 2; ++round) {
+      for (int i = round; i < 20000; i += 2) {
+        ASSERT_TRUE(db->Put({}, Key(i), "v").ok());
+      }
+      ASSERT_TRUE(db->Flush({}).ok());
+    }
+    ROCKSDB_NAMESPACE::TablePropertiesCollection props;
+    ASSERT_TRUE(db->GetPropertiesOfAllTables(&props).ok());
+    ASSERT_GE(props.size(), 2u);
+    for (const auto& [path, p] : props) {
+      EXPECT_EQ(p->filter_size, BloomFilterBytes(p->num_entries, 7000))
+          << path;  // flushes: not the bottommost run
+    }
+    ASSERT_TRUE(db->CompactRange({}, nullptr, nullptr).ok());
+    props.clear();
+    ASSERT_TRUE(db->GetPropertiesOfAllTables(&props).ok());
+    ASSERT_EQ(props.size(), 1u);
+    const auto& merged = *props.begin()->second;
+    EXPECT_EQ(merged.num_entries, 20000u);
+    EXPECT_EQ(merged.filter_size,
+              last_level_filter ? BloomFilterBytes(20000, 7000) : 0u);
+    ExpectAllKeysFound(db.get(), 20000);
+    const std::string plan =
+        AsMonkey(*options.table_factory
+                      ->GetOptions<ROCKSDB_NAMESPACE::BlockBasedTableOptions>()
+                      ->filter_policy)
+            .PlanToString(1, "default");
+    EXPECT_NE(plan.find("universal compaction"), std::string::npos) << plan;
+    EXPECT_NE(plan.find("every file gets the average budget, 7.000"),
+              std::string::npos)
+        << plan;
+    EXPECT_EQ(plan.find("bottommost sorted run no filter") != std::string::npos,
+              !last_level_filter)
+        << plan;
+  }
+}
+
 TEST(MonkeyFilterPolicyTest, SstFileWriterFilesGetTheAverage) {
   test::TempDir dir;
   const ROCKSDB_NAMESPACE::Options options = TreeOptions("monkey:7");
