@@ -31,6 +31,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <numeric>
 #include <random>
 #include <sstream>
@@ -185,6 +186,29 @@ struct Step {
   // L0's files reach with the levels below as built and the tree held to
   // the budget's bound, over the optimum at those bytes (0 elsewhere).
   double held_budget_ratio = 0;
+  // Per level: files, files built without a filter (filter_size 0) and their
+  // keys. `sum_fpr` counts filter false positives only: a file without a
+  // filter above the deepest level is read by every lookup whose key falls in
+  // its range, and no filter counter sees it.
+  std::vector<uint64_t> level_files, level_unfiltered_files;
+  std::vector<uint64_t> level_unfiltered_keys;
+  // Those files at FPR 1: the share of probes inside their ranges, over
+  // files without a filter in L0 and in every level above the deepest
+  // non-empty one. An upper bound on what they cost: such a file can be the
+  // deepest run for its keys (see unfiltered_above_bottom_fp).
+  double unfiltered_upper_fp = 0;
+  // Measured: data blocks read per absent lookup (block cache data hits and
+  // misses: false positives plus reads of files without a filter), and the
+  // share of probes the deepest level covers.
+  double data_blocks_per_lookup = 0;
+  double deepest_level_cover = 0;
+  // The files without a filter above the deepest run covering each probe's
+  // key (RocksDB's is_bottommost sense), per absent lookup: where the deepest
+  // level has no file, the level above is the key's bottom, and its file
+  // without a filter costs what last_level_filter=false accepts there.
+  double unfiltered_above_bottom_fp = 0;
+  uint64_t filter_bytes = 0;  // all filters
+  uint64_t entries = 0;       // all keys
   double ratio() const { return optimum > 0 ? sum_fpr / optimum : 0; }
 };
 
@@ -254,6 +278,67 @@ Step Measure(ROCKSDB_NAMESPACE::DB* db,
     shape[0].runs = static_cast<double>(l0_files);
   }
 
+  // Which files hold no filter, from their table properties.
+  ROCKSDB_NAMESPACE::TablePropertiesCollection props;
+  Check(db->GetPropertiesOfAllTables(&props), "table properties");
+  std::map<uint64_t, uint64_t> filter_size;  // by file number
+  for (const auto& [path, p] : props) {
+    const std::string base = std::filesystem::path(path).stem().string();
+    filter_size[std::stoull(base)] = p->filter_size;
+  }
+  int deepest = 0;
+  for (const auto& f : files) deepest = std::max(deepest, f.level);
+  std::vector<uint64_t> level_files(options.num_levels, 0);
+  std::vector<uint64_t> unfiltered_files(options.num_levels, 0);
+  std::vector<uint64_t> unfiltered_keys(options.num_levels, 0);
+  double unfiltered_upper_fp = 0, deepest_cover = 0;
+  for (const auto& f : files) {
+    ++level_files[f.level];
+    if (f.level == deepest) deepest_cover += Coverage(f, range);
+    const auto it = filter_size.find(f.file_number);
+    if (it == filter_size.end() || it->second > 0) continue;
+    ++unfiltered_files[f.level];
+    unfiltered_keys[f.level] += f.num_entries;
+    if (f.level < deepest || f.level == 0) {
+      unfiltered_upper_fp += Coverage(f, range);
+    }
+  }
+
+  // Per level, each file's range (numeric ids) and whether it has no filter.
+  struct Span {
+    uint64_t lo, hi;
+    bool unfiltered;
+  };
+  std::vector<std::vector<Span>> spans(options.num_levels);
+  for (const auto& f : files) {
+    const auto it = filter_size.find(f.file_number);
+    spans[f.level].push_back({std::stoull(f.smallestkey),
+                              std::stoull(f.largestkey),
+                              it != filter_size.end() && it->second == 0});
+  }
+  for (auto& level : spans) {
+    std::sort(level.begin(), level.end(),
+              [](const Span& a, const Span& b) { return a.lo < b.lo; });
+  }
+  constexpr int kBottomSamples = 20000;
+  uint64_t above_bottom = 0;
+  for (int i = 0; i < kBottomSamples; ++i) {
+    const uint64_t key = 2 * (range * i / kBottomSamples) + 1;
+    int unfiltered_reads = 0, bottom = -1;
+    std::vector<int> unfiltered_at;  // levels of covering unfiltered files
+    for (int l = 0; l < options.num_levels; ++l) {
+      for (const Span& f : spans[l]) {
+        if (l > 0 && f.lo > key) break;
+        if (f.lo <= key && key <= f.hi) {
+          bottom = l;
+          if (f.unfiltered) unfiltered_at.push_back(l);
+        }
+      }
+    }
+    for (int l : unfiltered_at) unfiltered_reads += l < bottom;
+    above_bottom += unfiltered_reads;
+  }
+
   monkey::FilterStatsCollector collector;
   collector.Start(options.statistics, db);
   {
@@ -280,6 +365,21 @@ Step Measure(ROCKSDB_NAMESPACE::DB* db,
   }
   step.realized = report.bits_per_key;
   step.sum_fpr = report.fp_per_absent_lookup.value_or(0);
+  step.level_files = level_files;
+  step.level_unfiltered_files = unfiltered_files;
+  step.level_unfiltered_keys = unfiltered_keys;
+  step.unfiltered_upper_fp = unfiltered_upper_fp;
+  step.deepest_level_cover = std::min(deepest_cover, 1.0);
+  step.unfiltered_above_bottom_fp =
+      static_cast<double>(above_bottom) / kBottomSamples;
+  step.filter_bytes = report.filter_bytes_total;
+  step.entries = report.entries;
+  if (report.tickers) {
+    step.data_blocks_per_lookup =
+        static_cast<double>(report.tickers->data_hit +
+                            report.tickers->data_miss) /
+        FLAGS_probes;
+  }
   const auto* table =
       options.table_factory
           ->GetOptions<ROCKSDB_NAMESPACE::BlockBasedTableOptions>();
@@ -409,19 +509,30 @@ double BudgetOf(const std::string& uri) {
 }
 
 nlohmann::json StepJson(const Step& s, double budget) {
-  return {{"keys", s.keys},
-          {"settled", s.settled},
-          {"levels", s.levels},
-          {"bits_per_key", s.realized},
-          {"budget_deviation", budget > 0 ? s.realized / budget - 1 : 0.0},
-          {"level_bits_per_key", s.level_bits},
-          {"optimum_level_bits_per_key", s.optimum_level_bits},
-          {"sum_fpr", s.sum_fpr},
-          {"optimum_sum_fpr", s.optimum},
-          {"uniform_sum_fpr", s.uniform},
-          {"least_bits_for_uniform", s.least_bits},
-          {"ratio", s.ratio()},
-          {"held_budget_ratio", s.held_budget_ratio}};
+  return {
+      {"keys", s.keys},
+      {"settled", s.settled},
+      {"levels", s.levels},
+      {"bits_per_key", s.realized},
+      {"budget_deviation", budget > 0 ? s.realized / budget - 1 : 0.0},
+      {"level_bits_per_key", s.level_bits},
+      {"optimum_level_bits_per_key", s.optimum_level_bits},
+      {"sum_fpr", s.sum_fpr},
+      {"optimum_sum_fpr", s.optimum},
+      {"uniform_sum_fpr", s.uniform},
+      {"least_bits_for_uniform", s.least_bits},
+      {"ratio", s.ratio()},
+      {"held_budget_ratio", s.held_budget_ratio},
+      {"level_files", s.level_files},
+      {"level_unfiltered_files", s.level_unfiltered_files},
+      {"level_unfiltered_keys", s.level_unfiltered_keys},
+      {"unfiltered_upper_fp_per_lookup", s.unfiltered_upper_fp},
+      {"fp_per_lookup_with_unfiltered", s.sum_fpr + s.unfiltered_upper_fp},
+      {"data_blocks_per_lookup", s.data_blocks_per_lookup},
+      {"deepest_level_cover", s.deepest_level_cover},
+      {"unfiltered_above_bottom_fp_per_lookup", s.unfiltered_above_bottom_fp},
+      {"filter_bytes", s.filter_bytes},
+      {"entries", s.entries}};
 }
 
 int RunSingle(const std::vector<uint64_t>& steps) {
