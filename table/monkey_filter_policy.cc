@@ -344,14 +344,28 @@ int MonkeyFilterPolicy::MillibitsForLevel(
     int level, int num_levels, const std::string& column_family) const {
   if (level < 0) return AverageMillibits(options_, level);
   std::shared_ptr<const LevelPlans> plans = LivePlansOf(column_family);
-  // A flush before the listener's first shape -- the one DB::Open makes of
-  // the WAL it replays, which no listener hears of -- gets the budget: the
-  // static plan's L0 is a run far smaller than any real memtable (48
-  // bits/key at monkey:10), and the file would keep those bits all the way
-  // down. Without a listener the static plan is the plan.
-  if (plans == nullptr && level == 0 &&
-      options_.shape == MonkeyOptions::Shape::kLive && has_listener_) {
-    return AverageMillibits(options_, level);
+  // shape=live with no shape yet: no listener, or none has fed this column
+  // family. The static plan is then planned for a tree as deep as the
+  // compactions so far show (UnfedTreeOf), not num_levels deep: a young
+  // tree's deepest level, L2 with dynamic sizing off, got upper-level bits
+  // and the tree 3.5-4x the budget. L0 is planned as the level above the
+  // one it drains into (the base level under dynamic sizing), not above
+  // L1. A flush before any compaction -- or before the listener's first
+  // shape (the WAL DB::Open replays, which no listener hears of) -- gets
+  // the budget: the static plan's L0 is a run far smaller than any real
+  // memtable (48 bits/key at monkey:10), and the file keeps those bits all
+  // the way down.
+  if (plans == nullptr && options_.shape == MonkeyOptions::Shape::kLive) {
+    const UnfedTree tree = UnfedTreeOf(column_family);
+    if (level == 0 && (has_listener_ || tree.levels == 0)) {
+      return AverageMillibits(options_, level);
+    }
+    if (tree.levels > level) {
+      plans = StaticPlan(tree.levels);
+      const int planned_as = level == 0 ? std::max(0, tree.base - 1) : level;
+      return PlannedMillibits(plans->shape, plans->plan, planned_as,
+                              LivePlanOptionsOf(options_, plans->sizing));
+    }
   }
   if (plans == nullptr) {
     if (num_levels < 1) num_levels = kDefaultNumLevels;
@@ -405,7 +419,7 @@ ROCKSDB_NAMESPACE::FilterBitsBuilder* MonkeyFilterPolicy::GetBuilderWithContext(
   }
   if (level >= 0 && context.reason != TableFileCreationReason::kMisc &&
       context.reason != TableFileCreationReason::kRecovery) {
-    WarnIfNeverFed(context);
+    NoteUnfedBuild(context, level);
   }
   const int millibits =
       MillibitsForLevel(level, context.num_levels, context.column_family_name);
@@ -425,25 +439,40 @@ bool MonkeyFilterPolicy::NeverFed(const std::string& column_family) const {
   return fed_.count(column_family) == 0;
 }
 
-void MonkeyFilterPolicy::WarnIfNeverFed(
-    const FilterBuildingContext& context) const {
+void MonkeyFilterPolicy::NoteUnfedBuild(const FilterBuildingContext& context,
+                                        int level) const {
   if (options_.shape != MonkeyOptions::Shape::kLive) return;
   {
-    // One lock for both: this runs for every SST built.
+    // One lock for all of it: this runs for every SST built.
     std::lock_guard<std::mutex> lock(mu_);
-    if (fed_.count(context.column_family_name) > 0 ||
-        !warned_.insert(context.column_family_name).second) {
-      return;
+    const std::string& cf = context.column_family_name;
+    if (fed_.count(cf) > 0) return;
+    // A flush's context never says bottommost; a compaction's output with
+    // nothing below its key range is the deepest level there, and one with
+    // something below has a level under it.
+    if (level > 0) {
+      UnfedTree& tree = unfed_trees_[cf];
+      tree.levels =
+          std::max(tree.levels, context.is_bottommost ? level + 1 : level + 2);
+      tree.base = tree.base == 0 ? level : std::min(tree.base, level);
     }
+    if (!warned_.insert(cf).second) return;
   }
   ROCKSDB_NAMESPACE::Log(
       ROCKSDB_NAMESPACE::InfoLogLevel::WARN_LEVEL, context.info_log,
       "[%s] monkey: no shape listener feeds this policy the column family's "
-      "live shape, so it plans from the static shape, which can spend "
-      "several times its budget on a young tree. Add the listener: "
-      "monkey::Install, or monkey::InstallForColumnFamilies for DB::Open "
-      "with column families (include/monkey/install.h)",
+      "live shape, so it plans from a geometric shape as deep as its "
+      "compactions show, which overspends the budget on a young tree. Add "
+      "the listener: monkey::Install, or monkey::InstallForColumnFamilies "
+      "for DB::Open with column families (include/monkey/install.h)",
       context.column_family_name.c_str());
+}
+
+MonkeyFilterPolicy::UnfedTree MonkeyFilterPolicy::UnfedTreeOf(
+    const std::string& column_family) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = unfed_trees_.find(column_family);
+  return it == unfed_trees_.end() ? UnfedTree() : it->second;
 }
 
 ROCKSDB_NAMESPACE::FilterBitsReader* MonkeyFilterPolicy::GetFilterBitsReader(
@@ -483,7 +512,11 @@ std::string MonkeyFilterPolicy::PlanToString(
     }
   }
   std::shared_ptr<const LevelPlans> plans = LivePlansOf(column_family);
-  if (plans == nullptr) plans = StaticPlan(num_levels);
+  const bool never_fed = NeverFed(column_family);
+  if (plans == nullptr) {
+    const int learned = never_fed ? UnfedTreeOf(column_family).levels : 0;
+    plans = StaticPlan(learned > 0 ? learned : num_levels);
+  }
   char budget[96];
   std::string header = "monkey plan (" +
                        std::string(plans->live ? "live" : "static") +
@@ -525,9 +558,10 @@ std::string MonkeyFilterPolicy::PlanToString(
     header += budget;
   }
   header += "\n";
-  if (NeverFed(column_family)) {
+  if (never_fed) {
     header += "  (no shape listener has fed column family '" + column_family +
-              "': the static shape is planned for; see monkey::Install and "
+              "': the static shape is planned for, as deep as its "
+              "compactions show; see monkey::Install and "
               "monkey::InstallForColumnFamilies)\n";
   }
   return header + FormatPlanTable(plans->shape, plans->plan);

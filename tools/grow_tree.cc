@@ -80,6 +80,10 @@ DEFINE_string(json, "", "Also write the results to this JSON file");
 DEFINE_bool(debug_log, false,
             "Log at DEBUG level, so the DB's LOG shows each SST's bits");
 
+DEFINE_bool(listener, true,
+            "Feed the policy the live shape (monkey::Install's listener); "
+            "false: the policy alone, as LD_PRELOAD or ldb run it");
+
 DEFINE_bool(matrix, false, "Run the load-regime matrix (see the top)");
 DEFINE_string(matrix_filter_uri, "id=monkey;bits_per_key=8",
               "Matrix: the Monkey policy, run with shape=live and (dynamic "
@@ -444,6 +448,7 @@ std::vector<Step> Grow(const TreeSpec& spec, const std::vector<uint64_t>& steps,
   options.statistics = ROCKSDB_NAMESPACE::CreateDBStatistics();
   if (FLAGS_debug_log) options.info_log_level = ROCKSDB_NAMESPACE::DEBUG_LEVEL;
   Check(monkey::Install(spec.uri, &options), "filter_uri");
+  if (!FLAGS_listener) options.listeners.clear();  // only Install's is there
   std::filesystem::remove_all(FLAGS_db);
   std::unique_ptr<ROCKSDB_NAMESPACE::DB> db;
   Check(monkey::OpenDB(options, FLAGS_db, &db), "open");

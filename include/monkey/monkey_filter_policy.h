@@ -171,12 +171,23 @@ class MonkeyFilterPolicy : public ROCKSDB_NAMESPACE::FilterPolicy {
   LevelSizing LiveSizingOf(const std::string& column_family) const;
 
   // Whether shape=live and no listener has published a shape of
-  // `column_family` yet: the static plan is then the plan, silently unless
-  // said (WarnIfNeverFed logs it once per column family, PlanToString
-  // shows it).
+  // `column_family` yet: the static plan is then the plan, for a tree as
+  // deep as the files built so far show (UnfedLevels), and said once in
+  // the info LOG (NoteUnfedBuild) and by PlanToString.
   bool NeverFed(const std::string& column_family) const;
-  void WarnIfNeverFed(
-      const ROCKSDB_NAMESPACE::FilterBuildingContext& context) const;
+  // For a file an unfed column family builds at `level`: logs the missing
+  // listener once, and learns the tree's depth from where compactions
+  // build (is_bottommost: nothing lies below the file's key range).
+  void NoteUnfedBuild(const ROCKSDB_NAMESPACE::FilterBuildingContext& context,
+                      int level) const;
+  // An unfed column family's tree as its compactions showed it: `levels`,
+  // the deepest output with nothing below it + 1 (0: none seen yet), and
+  // `base`, the shallowest level below L0 they wrote (where L0 drains).
+  struct UnfedTree {
+    int levels = 0;
+    int base = 0;
+  };
+  UnfedTree UnfedTreeOf(const std::string& column_family) const;
 
   struct LevelPlans;
   void NoteTiered(const std::string& column_family,
@@ -206,6 +217,7 @@ class MonkeyFilterPolicy : public ROCKSDB_NAMESPACE::FilterPolicy {
   // missing listener has been logged.
   mutable std::set<std::string> fed_;
   mutable std::set<std::string> warned_;
+  mutable std::map<std::string, UnfedTree> unfed_trees_;
   // Column families last seen building a file under universal or FIFO
   // compaction, and that style: PlanToString says what they get.
   mutable std::map<std::string, ROCKSDB_NAMESPACE::CompactionStyle> tiered_;

@@ -274,9 +274,12 @@ TEST(MonkeyFilterPolicyTest, EachSstGetsItsLevelsPlan) {
   EXPECT_GT(ProbeAbsent(db.get(), options.statistics.get()), 0u);
 }
 
+// The static plan's L0 (shape=static; a default policy no listener feeds
+// gives a flush before any compaction the budget).
 TEST(MonkeyFilterPolicyTest, FlushFilesGetTheL0Plan) {
   test::TempDir dir;
-  ROCKSDB_NAMESPACE::Options options = TreeOptions("monkey:7");
+  ROCKSDB_NAMESPACE::Options options =
+      TreeOptions("id=monkey;bits_per_key=7;shape=static");
   options.disable_auto_compactions = true;
   auto db = test::OpenOrDie(options, dir.path());
   for (int i = 0; i < 20000; ++i) {
@@ -348,6 +351,26 @@ TEST(MonkeyFilterPolicyTest, UniversalCompactionGetsTheAverageBudget) {
     EXPECT_EQ(plan.find("bottommost sorted run no filter") != std::string::npos,
               !last_level_filter)
         << plan;
+  }
+}
+
+// A default policy no listener feeds knows nothing of the tree before its
+// first compaction: a flush gets the budget, not the static plan's L0 (a
+// run far smaller than a memtable, 48 bits/key at monkey:10).
+TEST(MonkeyFilterPolicyTest, AnUnfedFlushBeforeAnyCompactionGetsTheBudget) {
+  test::TempDir dir;
+  ROCKSDB_NAMESPACE::Options options = TreeOptions("monkey:7");
+  options.disable_auto_compactions = true;
+  auto db = test::OpenOrDie(options, dir.path());
+  for (int i = 0; i < 20000; ++i) {
+    ASSERT_TRUE(db->Put({}, Key(i), "v").ok());
+  }
+  ASSERT_TRUE(db->Flush({}).ok());
+  ROCKSDB_NAMESPACE::TablePropertiesCollection props;
+  ASSERT_TRUE(db->GetPropertiesOfAllTables(&props).ok());
+  ASSERT_FALSE(props.empty());
+  for (const auto& [path, p] : props) {
+    EXPECT_EQ(p->filter_size, BloomFilterBytes(p->num_entries, 7000)) << path;
   }
 }
 

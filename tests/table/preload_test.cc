@@ -1,8 +1,11 @@
 // Tests of the LD_PRELOAD drop-in (table/preload.cc): Debian's stock db_bench,
 // unmodified, run with LD_PRELOAD=libmonkeyfilter_preload.so and an OPTIONS
-// file that says filter_policy=monkey:7, builds per-level filters that follow
+// file that names a Monkey policy, builds per-level filters that follow
 // Monkey's plan; without the preload, the same OPTIONS file silently gets no
-// filter.
+// filter. The policy says shape=static, whose plan is known in advance: no
+// listener feeds a stock program, and a default (shape=live) policy then
+// plans for the depth its compactions show (ShapeListenerTest's
+// AnUnfedPolicyPlansForTheDepthItSees).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -49,7 +52,7 @@ std::string WriteOptionsFile(const test::TempDir& dir) {
       << "  compression=kNoCompression\n"
       << "  num_levels=" << kNumLevels << "\n"
       << "[TableOptions/BlockBasedTable \"default\"]\n"
-      << "  filter_policy=monkey:7\n";
+      << "  filter_policy={id=monkey;bits_per_key=7;shape=static}\n";
   return path;
 }
 
@@ -134,7 +137,8 @@ TEST(PreloadTest, StockDbBenchBuildsMonkeysPerLevelFilters) {
       << Slurp(log);
 
   RegisterOnce();
-  const auto policy = test::PolicyOrDie("monkey:7");
+  const auto policy =
+      test::PolicyOrDie("id=monkey;bits_per_key=7;shape=static");
   ASSERT_NE(policy, nullptr);
   const auto& plan = *policy->CheckedCast<MonkeyFilterPolicy>();
 

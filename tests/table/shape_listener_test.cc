@@ -15,6 +15,7 @@
 #include "monkey/install.h"
 #include "monkey/rocksdb_compat.h"
 #include "monkey/tests/table/policy_peer.h"
+#include "monkey/tests/table/policy_test_util.h"
 #include "monkey/tests/test_util.h"
 #include "rocksdb/db.h"
 #include "rocksdb/slice_transform.h"
@@ -146,6 +147,50 @@ TEST(ShapeListenerTest, CompactFilesIntoAnEmptyLevelIsPlannedAboveTheNext) {
   ASSERT_EQ(bits.count(1), 1u);
   ASSERT_EQ(bits.count(6), 1u);
   EXPECT_GT(bits.at(1), bits.at(6) + 1.0);
+}
+
+// A policy no listener feeds -- set into the table options without
+// monkey::Install, as LD_PRELOAD, ldb or db_stress do -- plans a geometric
+// tree as deep as its compactions show. Planned num_levels deep, the young
+// tree's deepest level got upper-level bits: 3.5-4x the budget with
+// dynamic sizing off.
+TEST(ShapeListenerTest, AnUnfedPolicyPlansForTheDepthItSees) {
+  for (const bool dynamic : {false, true}) {
+    SCOPED_TRACE(dynamic ? "dynamic sizing on" : "dynamic sizing off");
+    ROCKSDB_NAMESPACE::Options options = test::SmallTreeOptions(
+        /*write_buffer_kib=*/256, /*target_file_kib=*/128,
+        /*level_base_kib=*/512, dynamic);
+    options.num_levels = 7;
+    ROCKSDB_NAMESPACE::BlockBasedTableOptions table;
+    table.filter_policy = test::PolicyOrDie("monkey:8");
+    options.table_factory.reset(
+        ROCKSDB_NAMESPACE::NewBlockBasedTableFactory(table));
+    test::TempDir dir;
+    auto db = test::OpenOrDie(options, dir.path());
+    std::mt19937 rng(3);
+    int loaded = 0;
+    for (int step : {100000, 200000, 400000}) {
+      Load(db.get(), loaded, step, &rng);
+      loaded = step;
+      const double realized = test::RealizedBitsPerFilterEntry(db.get());
+      const int deepest = DeepestLevel(db.get());
+      SCOPED_TRACE("after " + std::to_string(step) + " keys, deepest L" +
+                   std::to_string(deepest));
+      // Measured: sizing off 7.90-10.55 (32.6-32.9 planned 7 levels deep),
+      // on 7.93-8.62. Files moved down whole keep upper-level bits, which
+      // only a live shape can make up for.
+      EXPECT_LT(realized, (dynamic ? 1.15 : 1.5) * 8);
+      const std::string plan =
+          test::AsMonkey(*table.filter_policy).PlanToString(7, "default");
+      EXPECT_NE(plan.find("no shape listener has fed"), std::string::npos);
+      // As deep as compactions built files: trivial moves build none.
+      const size_t at = plan.find(" levels");
+      ASSERT_NE(at, std::string::npos) << plan;
+      const int levels = std::stoi(plan.substr(plan.rfind(' ', at - 1)));
+      EXPECT_GE(levels, 3) << plan;
+      EXPECT_LE(levels, deepest + 1) << plan;
+    }
+  }
 }
 
 // Realized filter bits per filter entry in the files below L0.
