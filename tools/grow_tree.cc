@@ -47,6 +47,7 @@
 #include "monkey/util/monkey_bpk.h"
 #include "monkey/util/monkey_memory.h"
 #include "nlohmann/json.hpp"
+#include "rocksdb/convenience.h"
 #include "rocksdb/db.h"
 #include "rocksdb/statistics.h"
 #include "rocksdb/table.h"
@@ -448,7 +449,20 @@ std::vector<Step> Grow(const TreeSpec& spec, const std::vector<uint64_t>& steps,
   options.statistics = ROCKSDB_NAMESPACE::CreateDBStatistics();
   if (FLAGS_debug_log) options.info_log_level = ROCKSDB_NAMESPACE::DEBUG_LEVEL;
   Check(monkey::Install(spec.uri, &options), "filter_uri");
-  if (!FLAGS_listener) options.listeners.clear();  // only Install's is there
+  if (!FLAGS_listener) {
+    // A policy no listener was ever made for, as LD_PRELOAD or ldb make it:
+    // Install's policy knows it had a listener.
+    options.listeners.clear();
+    ROCKSDB_NAMESPACE::ConfigOptions config;
+    config.ignore_unsupported_options = false;
+    std::shared_ptr<const ROCKSDB_NAMESPACE::FilterPolicy> alone;
+    Check(ROCKSDB_NAMESPACE::FilterPolicy::CreateFromString(config, spec.uri,
+                                                            &alone),
+          "filter_uri");
+    options.table_factory
+        ->GetOptions<ROCKSDB_NAMESPACE::BlockBasedTableOptions>()
+        ->filter_policy = alone;
+  }
   std::filesystem::remove_all(FLAGS_db);
   std::unique_ptr<ROCKSDB_NAMESPACE::DB> db;
   Check(monkey::OpenDB(options, FLAGS_db, &db), "open");
