@@ -348,7 +348,7 @@ int MonkeyFilterPolicy::MillibitsForLevel(
   // family. The static plan is then planned for a tree as deep as the
   // compactions so far show (UnfedTreeOf), not num_levels deep: a young
   // tree's deepest level, L2 with dynamic sizing off, got upper-level bits
-  // and the tree 3.5-4x the budget. L0 is planned as the level above the
+  // and the tree 3.2-4.3x the budget. L0 is planned as the level above the
   // one it drains into (the base level under dynamic sizing), not above
   // L1. A flush before any compaction -- or before the listener's first
   // shape (the WAL DB::Open replays, which no listener hears of) -- gets

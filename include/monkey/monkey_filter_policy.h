@@ -172,7 +172,7 @@ class MonkeyFilterPolicy : public ROCKSDB_NAMESPACE::FilterPolicy {
 
   // Whether shape=live and no listener has published a shape of
   // `column_family` yet: the static plan is then the plan, for a tree as
-  // deep as the files built so far show (UnfedLevels), and said once in
+  // deep as the files built so far show (UnfedTreeOf), and said once in
   // the info LOG (NoteUnfedBuild) and by PlanToString.
   bool NeverFed(const std::string& column_family) const;
   // For a file an unfed column family builds at `level`: logs the missing
