@@ -21,8 +21,10 @@
 # checked (tools/stress/check_filters.py): the OPTIONS file RocksDB wrote
 # names Monkey with the policy's options, every live SST's filter was built
 # by `monkey` with the kind asked for, and the per-level bits per key follow
-# the plan (every upper level more than the last; with
-# last_level_filter=false, most of the last level without a filter). An
+# the plan (every upper level more than the last -- under the live plan,
+# every upper level of a quarter of the last's keys or fewer; with
+# last_level_filter=false, most of the last level without a filter, and no
+# upper file without one over a deeper file holding its keys). An
 # unknown id would silently have become no filter, and db_stress would then
 # have used its own --bloom_bits Bloom filter: both fail the check.
 #
