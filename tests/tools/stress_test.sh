@@ -318,4 +318,14 @@ fi
 printf '1 0 destroy=1 --db=x\n2 0 destroy=1 --db=x\n' >"$tmp/sum/invocations.log"
 out=$(python3 "$root/tools/stress/summarize.py" "$tmp/sum" blackbox monkey:7 9 || true)
 expect_in "summary, DB destroyed" "$out" "1 kills, 0 crash/recover cycles"
+
+# --- Totals over a run's summary.json files (tools/stress/totals.py) --------
+mkdir -p "$tmp/tot/01-a" "$tmp/tot/02-b"
+printf '{"invocations": 3, "ops_exact": 100, "ops_lower_bound_killed": 5, "kills": 2, "crash_recover_cycles": 1, "verifications": 4, "checks": 3, "checks_failed": 1, "plan_checks": 2, "universal_checks": 0, "seconds": 200}\n' >"$tmp/tot/01-a/summary.json"
+printf '{"invocations": 1, "ops_exact": 50, "kills": 0, "verifications": 2, "checks": 1, "universal_checks": 1, "seconds": 210}\n' >"$tmp/tot/02-b/summary.json"
+expect_in "totals" "$(python3 "$root/tools/stress/totals.py" "$tmp/tot")" \
+  "tot: 2 mode-policy runs, 4 db_stress runs, ops 150 + >= 5 in killed runs, 2 kills, 1 cycles, 6 verifications, 4 checks (1 failed), 2 of the plan, 1 of a universal tree, 410 s"
+if python3 "$root/tools/stress/totals.py" "$tmp/sum" >/dev/null 2>&1; then
+  fail "totals.py of a directory without summary.json files succeeded"
+fi
 finish stress_test
