@@ -191,7 +191,7 @@ class FlagsTest(unittest.TestCase):
                           "--num=4000"])
 
     def test_sizing_and_order(self):
-        self.assertEqual(writetax.ops_for(10000, 10), 120000)
+        self.assertEqual(writetax.ops_for(10000, 10), 140000)
         self.assertEqual(writetax.ops_for(1, 1), 1000)
         self.assertEqual(writetax.rotated([1, 2, 3], 0), [1, 2, 3])
         self.assertEqual(writetax.rotated([1, 2, 3], 4), [2, 3, 1])
@@ -331,24 +331,24 @@ class RunTest(unittest.TestCase):
                        "--results=" + self.results, "--db_dir=" + self.dbs)
         self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
         # The first probe lasts 10 s at 10,000 ops/s, under half of 30 s:
-        # a second one lasts 15 s, and a phase 30 s x 1.2.
+        # a second one lasts 15 s, and a phase 30 s x 1.4.
         self.assertIn("[1/5] fillseq, bloomfilter:10: calibration, 100,000 "
                       "operations", run.stdout)
         self.assertIn("calibration: 10,000 ops/s over 10.0 s, shorter than "
                       "half of 30 s: again with 150,000", run.stdout)
         self.assertIn("[2/5] fillseq, bloomfilter:10: calibration, 150,000 "
                       "operations", run.stdout)
-        self.assertIn("calibration: 10,000 ops/s; 360,000 operations a "
+        self.assertIn("calibration: 10,000 ops/s; 420,000 operations a "
                       "phase for 30 s", run.stdout)
         self.assertIn("[5/5] fillseq, monkey:10/static: round 1 of 1",
                       run.stdout)
-        self.assertIn("--num=360000", self.calls()[-1])
+        self.assertIn("--num=420000", self.calls()[-1])
         out, saved = self.saved()
-        self.assertEqual(saved["workloads"]["fillseq"]["ops"], 360000)
+        self.assertEqual(saved["workloads"]["fillseq"]["ops"], 420000)
         self.assertEqual([p["ops"] for p in
                           saved["workloads"]["fillseq"]["calibration"]],
                          [100000, 150000])
-        self.assertEqual(saved["runs"][0]["seconds"], 36.0)
+        self.assertEqual(saved["runs"][0]["seconds"], 42.0)
         self.assertTrue(os.path.exists(os.path.join(
             out, "fillseq-calibration2.log")))
 
@@ -358,7 +358,7 @@ class RunTest(unittest.TestCase):
                        "--results=" + self.results, "--db_dir=" + self.dbs)
         self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
         # 25,000 operations last 2.5 s, enough for 3 s: one probe.
-        self.assertIn("calibration: 10,000 ops/s; 36,000 operations a "
+        self.assertIn("calibration: 10,000 ops/s; 42,000 operations a "
                       "phase for 3 s", run.stdout)
         self.assertIn("[4/4] fillrandom, monkey:10/static: round 1 of 1",
                       run.stdout)
