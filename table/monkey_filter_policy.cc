@@ -355,16 +355,15 @@ int MonkeyFilterPolicy::MillibitsForLevel(
   // the budget: the static plan's L0 is a run far smaller than any real
   // memtable (48 bits/key at monkey:10), and the file keeps those bits all
   // the way down.
+  int planned_as = level;
   if (plans == nullptr && options_.shape == MonkeyOptions::Shape::kLive) {
     const UnfedTree tree = UnfedTreeOf(column_family);
     if (level == 0 && (has_listener_ || tree.levels == 0)) {
       return AverageMillibits(options_, level);
     }
     if (tree.levels > level) {
-      plans = StaticPlan(tree.levels);
-      const int planned_as = level == 0 ? std::max(0, tree.base - 1) : level;
-      return PlannedMillibits(plans->shape, plans->plan, planned_as,
-                              LivePlanOptionsOf(options_, plans->sizing));
+      num_levels = tree.levels;
+      if (level == 0) planned_as = std::max(0, tree.base - 1);
     }
   }
   if (plans == nullptr) {
@@ -372,7 +371,7 @@ int MonkeyFilterPolicy::MillibitsForLevel(
     if (level >= num_levels) return AverageMillibits(options_, level);
     plans = StaticPlan(num_levels);
   }
-  return PlannedMillibits(plans->shape, plans->plan, level,
+  return PlannedMillibits(plans->shape, plans->plan, planned_as,
                           LivePlanOptionsOf(options_, plans->sizing));
 }
 
