@@ -5,6 +5,7 @@
 #include <mutex>
 
 #include "monkey/monkey_filter_policy.h"
+#include "monkey/table/key_range_collector.h"
 #include "monkey/table/shape_listener.h"
 #include "monkey/table/status_message.h"
 #include "monkey/table/strict_string.h"
@@ -71,6 +72,9 @@ ROCKSDB_NAMESPACE::Status Install(const std::string& filter_uri,
       ROCKSDB_NAMESPACE::NewBlockBasedTableFactory(table));
   if (auto listener = NewShapeListener(table.filter_policy)) {
     options->listeners.push_back(std::move(listener));
+    // Each new file's key range, for the listener to keep the shape from
+    // its events (table/shape_listener.h).
+    AddKeyRangeCollector(&options->table_properties_collector_factories);
   }
   return Status::OK();
 }
@@ -116,6 +120,36 @@ ROCKSDB_NAMESPACE::Status InstallForColumnFamilies(
         std::make_shared<ShapeListener>(std::move(by_cf)));
   }
   return ROCKSDB_NAMESPACE::Status::OK();
+}
+
+namespace {
+
+class PlanBarrier : public ROCKSDB_NAMESPACE::EventListener {
+ public:
+  const char* Name() const override { return "MonkeyPlanBarrier"; }
+  void OnFlushBegin(ROCKSDB_NAMESPACE::DB* db,
+                    const ROCKSDB_NAMESPACE::FlushJobInfo&) override {
+    WaitForPlans(db);
+  }
+  void OnCompactionBegin(ROCKSDB_NAMESPACE::DB* db,
+                         const ROCKSDB_NAMESPACE::CompactionJobInfo&) override {
+    WaitForPlans(db);
+  }
+};
+
+}  // namespace
+
+std::shared_ptr<ROCKSDB_NAMESPACE::EventListener> NewPlanBarrier() {
+  return std::make_shared<PlanBarrier>();
+}
+
+void WaitForPlans(ROCKSDB_NAMESPACE::DB* db) {
+  for (const auto& listener : db->GetDBOptions().listeners) {
+    if (listener == nullptr) continue;
+    if (auto* shape = listener->CheckedCast<ShapeListener>()) {
+      shape->WaitForPlans();
+    }
+  }
 }
 
 void RefreshShape(ROCKSDB_NAMESPACE::DB* db) {

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "monkey/table/key_range_collector.h"
 #include "monkey/table/status_message.h"
 #include "monkey/table/strict_string.h"
 #include "monkey/util/filter_fpr_model.h"
@@ -161,6 +162,7 @@ struct MonkeyFilterPolicy::LevelPlans {
   double bits_per_key = 0;          // the budget this plan spends
   std::vector<LevelShape> shape;
   Plan plan;
+  LevelShape next_flush{0, 0, true};  // live: the next flush's run
 };
 
 MonkeyFilterPolicy::MonkeyFilterPolicy()
@@ -319,6 +321,7 @@ void MonkeyFilterPolicy::UpdateLiveShape(const std::string& column_family,
   plans->bits_per_key = live.new_file_budget;
   plans->shape = std::move(live.shape);
   plans->plan = std::move(live.plan);
+  plans->next_flush = live.next_flush;
   std::lock_guard<std::mutex> lock(mu_);
   fed_.insert(column_family);
   if (usable) {
@@ -372,7 +375,8 @@ int MonkeyFilterPolicy::MillibitsForLevel(
     plans = StaticPlan(num_levels);
   }
   return PlannedMillibits(plans->shape, plans->plan, planned_as,
-                          LivePlanOptionsOf(options_, plans->sizing));
+                          LivePlanOptionsOf(options_, plans->sizing),
+                          plans->next_flush);
 }
 
 bool MonkeyFilterPolicy::BuildsRibbon(int level) const {
@@ -607,6 +611,17 @@ extern "C" int RegisterMonkeyFilterPolicy(
         *errmsg = "monkey: malformed options string " + monkey::Quoted(uri) +
                   " (each option is name=value, separated by ';')";
         return nullptr;
+      });
+  // Install's key range collector, by name, so that a DB's OPTIONS file --
+  // which lists it -- loads again (LoadOptionsFromFile, ldb).
+  library.AddFactory<ROCKSDB_NAMESPACE::TablePropertiesCollectorFactory>(
+      monkey::KeyRangeCollectorFactory::kClassName(),
+      [](const std::string&,
+         std::unique_ptr<ROCKSDB_NAMESPACE::TablePropertiesCollectorFactory>*
+             guard,
+         std::string*) {
+        guard->reset(new monkey::KeyRangeCollectorFactory());
+        return guard->get();
       });
   size_t num_types;
   return static_cast<int>(library.GetFactoryCount(&num_types));

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "monkey/table/key_range_collector.h"
 #include "monkey/util/level_sizing.h"
 #include "monkey/util/sst_file_name.h"
 #include "rocksdb/db.h"
@@ -36,13 +37,10 @@ double InputEntries(const ROCKSDB_NAMESPACE::CompactionJobInfo& info,
   return static_cast<double>(props->second->num_entries);
 }
 
-// How RocksDB sizes the levels of a column family with `options`, in keys
-// at the bytes per key of its `files`; unknown outside leveled compaction.
-LevelSizing SizingOf(const ROCKSDB_NAMESPACE::Options& options,
-                     const std::vector<LiveFile>& files) {
-  if (options.compaction_style != ROCKSDB_NAMESPACE::kCompactionStyleLevel) {
-    return LevelSizing();
-  }
+// How RocksDB sizes the levels of a column family, in keys at the bytes per
+// key of its `files`.
+LevelSizing SizingOf(bool dynamic, double base_bytes, double multiplier,
+                     int num_levels, const std::vector<LiveFile>& files) {
   double bytes = 0, entries = 0;
   for (const LiveFile& file : files) {
     if (file.entries > 0 && file.bytes > 0) {
@@ -50,10 +48,8 @@ LevelSizing SizingOf(const ROCKSDB_NAMESPACE::Options& options,
       entries += file.entries;
     }
   }
-  return SizingInEntries(options.level_compaction_dynamic_level_bytes,
-                         static_cast<double>(options.max_bytes_for_level_base),
-                         options.max_bytes_for_level_multiplier,
-                         options.num_levels, bytes, entries);
+  return SizingInEntries(dynamic, base_bytes, multiplier, num_levels, bytes,
+                         entries);
 }
 
 }  // namespace
@@ -100,96 +96,117 @@ const MonkeyFilterPolicy* ShapeListener::PolicyFor(
   return it == by_cf_.end() ? nullptr : it->second.get();
 }
 
+ShapeListener::~ShapeListener() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+  }
+  work_cv_.notify_all();
+  if (planner_.joinable()) planner_.join();
+}
+
 void ShapeListener::OnFlushBegin(ROCKSDB_NAMESPACE::DB* db,
                                  const ROCKSDB_NAMESPACE::FlushJobInfo& info) {
   std::lock_guard<std::mutex> lock(mu_);
-  Job job;
-  job.column_family = info.cf_name;
-  job.job.flush = true;
-  job.default_column_family = info.cf_id == 0;
+  trees_[info.cf_name];  // read with the others if it is new
+  EnsureKnownLocked(db);
+  LiveJob job;
+  job.flush = true;
   // The memtables being flushed. A DB* only names the default column
   // family's; for the others, the previous flush is the best guess.
   uint64_t entries = 0;
   if (info.cf_id == 0 &&
       db->GetIntProperty("rocksdb.num-entries-imm-mem-tables", &entries)) {
-    job.job.flush_entries = static_cast<double>(entries);
+    job.flush_entries = static_cast<double>(entries);
   } else {
-    job.job.flush_entries = last_flush_entries_[info.cf_name];
+    job.flush_entries = last_flush_entries_[info.cf_name];
   }
-  job.job.flush_filter_entries_per_key = last_flush_filter_rate_[info.cf_name];
-  jobs_[{info.job_id, info.cf_name}] = job;
-  // Unknown keys (0: no flush of the column family seen yet) force a
-  // refresh.
-  drift_[info.cf_name].Move(
-      0, job.job.flush_entries > 0 ? job.job.flush_entries : -1.0);
-  RefreshIfStaleLocked(db, info.cf_name);
+  job.flush_filter_entries_per_key = last_flush_filter_rate_[info.cf_name];
+  // Unknown keys (0: no flush of the column family seen yet) force a plan.
+  drift_[info.cf_name].Move(0,
+                            job.flush_entries > 0 ? job.flush_entries : -1.0);
+  // One atomic flush is one job id for all the column families it flushes,
+  // each with its own OnFlushBegin: jobs are keyed within a column family.
+  trees_[info.cf_name].Began(info.job_id, std::move(job));
+  ++events_[info.cf_name];
+  PlanIfStaleLocked(info.cf_name);
 }
 
 void ShapeListener::OnFlushCompleted(
     ROCKSDB_NAMESPACE::DB*, const ROCKSDB_NAMESPACE::FlushJobInfo& info) {
   std::lock_guard<std::mutex> lock(mu_);
-  jobs_.erase({info.job_id, info.cf_name});
   const auto& props = info.table_properties;
   last_flush_entries_[info.cf_name] = static_cast<double>(props.num_entries);
   if (props.num_entries > 0 && props.num_filter_entries > 0) {
     last_flush_filter_rate_[info.cf_name] =
         static_cast<double>(props.num_filter_entries) / props.num_entries;
   }
-  file_levels_[info.file_number] = 0;
   // The published shape already holds the flush's run.
+  trees_[info.cf_name].FlushCompleted(info.job_id, info.file_number, true);
+  ++events_[info.cf_name];
 }
 
 void ShapeListener::OnCompactionBegin(
     ROCKSDB_NAMESPACE::DB* db,
     const ROCKSDB_NAMESPACE::CompactionJobInfo& info) {
   std::lock_guard<std::mutex> lock(mu_);
-  Job job;
-  job.column_family = info.cf_name;
-  job.job.output_level = info.output_level;
-  for (const auto& input : info.input_file_infos) {
-    job.job.input_files.push_back(input.file_number);
-  }
-  jobs_[{info.job_id, info.cf_name}] = job;
+  trees_[info.cf_name];  // read with the others if it is new
+  EnsureKnownLocked(db);
+  LiveTree& tree = trees_[info.cf_name];
+  LiveJob job;
+  job.output_level = info.output_level;
   // Each input's keys leave its level and arrive at the output level; an
   // input already there is rewritten, its filter replaced. The inputs'
-  // levels are the listener's own: RocksDB (7.8.3 to 11.x) reports the
-  // index of an input's level within the compaction -- 0 or 1 -- as its
+  // levels are the tree's own: RocksDB (7.8.3 to 11.x) reports the index
+  // of an input's level within the compaction -- 0 or 1 -- as its
   // CompactionFileInfo::level.
   ShapeDrift& drift = drift_[info.cf_name];
   for (size_t i = 0; i < info.input_file_infos.size(); ++i) {
+    const uint64_t number = info.input_file_infos[i].file_number;
+    job.input_files.push_back(number);
     const double keys = InputEntries(info, i);
-    auto known = file_levels_.find(info.input_file_infos[i].file_number);
-    const int level = known == file_levels_.end() ? -1 : known->second;
+    const int level = tree.LevelOf(number);
     drift.Move(level, keys);
     if (level != info.output_level) drift.Move(info.output_level, keys);
   }
-  RefreshIfStaleLocked(db, info.cf_name);
+  tree.Began(info.job_id, std::move(job));
+  ++events_[info.cf_name];
+  PlanIfStaleLocked(info.cf_name);
 }
 
 void ShapeListener::OnCompactionCompleted(
     ROCKSDB_NAMESPACE::DB* db,
     const ROCKSDB_NAMESPACE::CompactionJobInfo& info) {
   std::lock_guard<std::mutex> lock(mu_);
-  jobs_.erase({info.job_id, info.cf_name});
+  std::vector<uint64_t> inputs;
   for (const auto& input : info.input_file_infos) {
-    file_levels_.erase(input.file_number);
+    inputs.push_back(input.file_number);
   }
+  std::vector<std::pair<uint64_t, int>> outputs;
   for (const auto& output : info.output_file_infos) {
-    file_levels_[output.file_number] = output.level;  // its real level
+    outputs.emplace_back(output.file_number, output.level);  // its real level
   }
-  if (!info.status.ok()) {
-    // Its inputs stayed where they were, not where it was projected.
-    RefreshLocked(db);
+  LiveTree& tree = trees_[info.cf_name];
+  tree.CompactionCompleted(info.job_id, inputs, outputs, info.status.ok());
+  ++events_[info.cf_name];
+  // A failed compaction's inputs stayed where they were, not where it was
+  // projected.
+  if (!info.status.ok()) MarkForPlanLocked(info.cf_name);
+  // A file the events did not describe: read the tree once, here, rather
+  // than at a flush's start, where it delays the flush.
+  if (!tree.known()) {
+    FullReadLocked(db);
+    MarkForPlanLocked(info.cf_name);
   }
   // A trivial move's outputs are its inputs, and keep the filters they were
   // built with, where the projection had them rebuilt at the output
   // level's bits: the plan's band counts them at those bits until the next
-  // refresh, which the drift of the jobs begun since brings (their keys
-  // were counted when the move began). Reading the tree at each one ran a
-  // sequential load, where nearly every compaction is a trivial move, at
-  // 0.81x Bloom's rate on the deep preset's tree (0.94x now; docs/design.md,
-  // "What a refresh costs"); in the simulation, waiting left Sigma FPR and
-  // the bits where reading at once had them.
+  // plan, which the drift of the jobs begun since brings (their keys were
+  // counted when the move began). Re-planning at each one ran a sequential
+  // load, where nearly every compaction is a trivial move, at 0.81x Bloom's
+  // rate on the deep preset's tree (docs/design.md, "What a refresh
+  // costs"); in the simulation, waiting left Sigma FPR and the bits where
+  // re-planning at once had them.
 }
 
 void ShapeListener::OnExternalFileIngested(
@@ -202,17 +219,28 @@ void ShapeListener::OnTableFileCreated(
     const ROCKSDB_NAMESPACE::TableFileCreationInfo& info) {
   const uint64_t number = SstFileNumber(info.file_path);
   if (!info.status.ok() || number == 0) return;
+  const auto& props = info.table_properties;
+  LiveFile file;
+  file.number = number;
+  file.entries = static_cast<double>(props.num_entries);
+  file.bytes = static_cast<double>(info.file_size);
+  file.flushed =
+      info.reason == ROCKSDB_NAMESPACE::TableFileCreationReason::kFlush;
+  file.filter_known = true;
+  file.filter_bits = 8.0 * props.filter_size;
+  file.filter_entries = static_cast<double>(props.num_filter_entries);
+  const bool range_known = KeyRangeOf(props, &file.smallest, &file.largest);
   std::lock_guard<std::mutex> lock(mu_);
-  filters_[number] = {
-      8.0 * info.table_properties.filter_size,
-      static_cast<double>(info.table_properties.num_filter_entries),
-      info.reason == ROCKSDB_NAMESPACE::TableFileCreationReason::kFlush};
+  trees_[info.cf_name].Created(std::move(file), range_known);
 }
 
 void ShapeListener::OnTableFileDeleted(
     const ROCKSDB_NAMESPACE::TableFileDeletionInfo& info) {
+  const uint64_t number = SstFileNumber(info.file_path);
   std::lock_guard<std::mutex> lock(mu_);
-  filters_.erase(SstFileNumber(info.file_path));
+  seeded_filters_.erase(number);
+  // The event names no column family; file numbers are unique in a DB.
+  for (auto& [cf, tree] : trees_) tree.Deleted(number);
 }
 
 void ShapeListener::SeedFiltersLocked(ROCKSDB_NAMESPACE::DB* db) {
@@ -221,94 +249,173 @@ void ShapeListener::SeedFiltersLocked(ROCKSDB_NAMESPACE::DB* db) {
   if (!db->GetPropertiesOfAllTables(&props).ok()) return;
   for (const auto& [path, p] : props) {
     const uint64_t number = SstFileNumber(path);
-    if (number != 0 && !filters_.count(number)) {
-      filters_[number] = {8.0 * p->filter_size,
-                          static_cast<double>(p->num_filter_entries), false};
+    if (number != 0) {
+      seeded_filters_[number] = {8.0 * p->filter_size,
+                                 static_cast<double>(p->num_filter_entries)};
     }
   }
 }
 
 void ShapeListener::DropCommittedFlushesLocked(ROCKSDB_NAMESPACE::DB* db) {
   // A flush's memtables stay immutable until it commits, and then its file
-  // is live: projecting the flush too would count its run twice. Its
-  // OnFlushCompleted may come later (DB::Flush() can return first), and a
-  // refresh, or a job that begins, would meanwhile plan for a tree with one
-  // L0 run too many. A DB* reads only the default column family's
-  // memtables; other column families' flushes leave with their callback.
-  bool any = false;
-  for (const auto& [job_id, job] : jobs_) {
-    any = any || (job.job.flush && job.default_column_family);
-  }
+  // is live: a full read finds it while its job is still in flight, and
+  // projecting the flush too would count its run twice. A DB* reads only
+  // the default column family's memtables; other column families' flushes
+  // leave with their callback.
   uint64_t unflushed = 0;
-  if (!any ||
-      !db->GetIntProperty(
+  if (!db->GetIntProperty(
           ROCKSDB_NAMESPACE::DB::Properties::kNumImmutableMemTable,
           &unflushed) ||
       unflushed > 0) {
     return;
   }
-  for (auto it = jobs_.begin(); it != jobs_.end();) {
-    if (it->second.job.flush && it->second.default_column_family) {
-      it = jobs_.erase(it);
-    } else {
-      ++it;
+  auto it = trees_.find(ROCKSDB_NAMESPACE::kDefaultColumnFamilyName);
+  if (it != trees_.end()) it->second.DropFlushJobs();
+}
+
+void ShapeListener::EnsureKnownLocked(ROCKSDB_NAMESPACE::DB* db) {
+  for (const auto& [cf, tree] : trees_) {
+    if (!tree.known()) {
+      FullReadLocked(db);
+      for (const auto& [name, t] : trees_) MarkForPlanLocked(name);
+      return;
     }
   }
 }
 
-void ShapeListener::RefreshIfStaleLocked(ROCKSDB_NAMESPACE::DB* db,
-                                         const std::string& column_family) {
-  if (drift_[column_family].Stale()) RefreshLocked(db);
-}
-
-void ShapeListener::Refresh(ROCKSDB_NAMESPACE::DB* db) {
-  std::lock_guard<std::mutex> lock(mu_);
-  if (!seeded_) SeedFiltersLocked(db);
-  RefreshLocked(db);
-}
-
-void ShapeListener::RefreshLocked(ROCKSDB_NAMESPACE::DB* db) {
+void ShapeListener::FullReadLocked(ROCKSDB_NAMESPACE::DB* db) {
   // GetLiveFilesMetaData rather than GetColumnFamilyMetaData: the callbacks
   // name a column family but a DB* has no handle for it, and one call covers
   // them all. RocksDB calls listeners without its mutex held.
-  DropCommittedFlushesLocked(db);
+  ++full_reads_;
   std::vector<ROCKSDB_NAMESPACE::LiveFileMetaData> metadata;
   db->GetLiveFilesMetaData(&metadata);
   std::map<std::string, std::vector<LiveFile>> files;
-  file_levels_.clear();
   for (const auto& m : metadata) {
-    file_levels_[m.file_number] = m.level;
     LiveFile file = DescribeFile(m, m.level);
-    auto filter = filters_.find(m.file_number);
-    if (filter != filters_.end()) {
-      file.flushed = filter->second.flushed;
+    auto seeded = seeded_filters_.find(m.file_number);
+    if (seeded != seeded_filters_.end()) {
       file.filter_known = true;
-      file.filter_bits = filter->second.bits;
-      file.filter_entries = filter->second.entries;
+      file.filter_bits = seeded->second.first;
+      file.filter_entries = seeded->second.second;
     }
-    files[m.column_family_name].push_back(file);
-  }
-  std::map<std::string, std::vector<LiveJob>> jobs;
-  for (const auto& [job_id, job] : jobs_) {
-    jobs[job.column_family].push_back(job.job);
+    files[m.column_family_name].push_back(std::move(file));
   }
   // Every column family with files or with a job in flight: the first
   // flush of an empty one is planned as the run it is about to make.
-  for (const auto& [cf, cf_jobs] : jobs) files[cf];
-  for (const auto& [cf, cf_files] : files) {
-    const MonkeyFilterPolicy* policy = PolicyFor(cf);
-    if (policy == nullptr) continue;
-    const std::vector<LiveLevel> shape = ProjectLiveShape(cf_files, jobs[cf]);
-    // How the levels are sized, for the plan to see where a backlog drains
-    // (util/level_sizing.h). A DB* reaches only the default column family's
-    // options; the others are planned as they are.
-    LevelSizing sizing;
-    if (cf == ROCKSDB_NAMESPACE::kDefaultColumnFamilyName) {
-      sizing = SizingOf(db->GetOptions(), cf_files);
-    }
-    policy->UpdateLiveShape(cf, shape, sizing);
-    drift_[cf].Published(shape, policy->options().last_level_filter);
+  for (auto& [cf, tree] : trees_) files[cf];
+  for (auto& [cf, cf_files] : files) trees_[cf].Reset(std::move(cf_files));
+  DropCommittedFlushesLocked(db);
+  // How the default column family's levels are sized, for the plan to see
+  // where a backlog drains (util/level_sizing.h). Read here, with the tree:
+  // SetOptions changes show at the next full read.
+  const ROCKSDB_NAMESPACE::Options options = db->GetOptions();
+  sizing_.known =
+      options.compaction_style == ROCKSDB_NAMESPACE::kCompactionStyleLevel;
+  sizing_.dynamic = options.level_compaction_dynamic_level_bytes;
+  sizing_.base_bytes = static_cast<double>(options.max_bytes_for_level_base);
+  sizing_.multiplier = options.max_bytes_for_level_multiplier;
+  sizing_.num_levels = options.num_levels;
+}
+
+void ShapeListener::PlanIfStaleLocked(const std::string& column_family) {
+  if (drift_[column_family].Stale()) MarkForPlanLocked(column_family);
+}
+
+void ShapeListener::MarkForPlanLocked(const std::string& column_family) {
+  if (PolicyFor(column_family) == nullptr) return;
+  to_plan_.insert(column_family);
+  if (!planner_.joinable()) {
+    planner_ = std::thread([this] { PlannerLoop(); });
   }
+  work_cv_.notify_one();
+}
+
+void ShapeListener::PlannerLoop() {
+  std::unique_lock<std::mutex> lock(mu_);
+  while (true) {
+    work_cv_.wait(lock, [this] { return stop_ || !to_plan_.empty(); });
+    if (stop_) break;
+    const std::string cf = *to_plan_.begin();
+    to_plan_.erase(to_plan_.begin());
+    planning_ = true;
+    lock.unlock();
+    Plan(cf);
+    lock.lock();
+    planning_ = false;
+    if (to_plan_.empty()) idle_cv_.notify_all();
+  }
+  planning_ = false;
+  idle_cv_.notify_all();
+}
+
+std::vector<LiveFile> ShapeListener::FilesOf(const std::string& column_family) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = trees_.find(column_family);
+  return it == trees_.end() ? std::vector<LiveFile>() : it->second.Files();
+}
+
+void ShapeListener::WaitForPlans() {
+  std::unique_lock<std::mutex> lock(mu_);
+  idle_cv_.wait(lock,
+                [this] { return stop_ || (to_plan_.empty() && !planning_); });
+}
+
+void ShapeListener::Plan(const std::string& column_family) {
+  std::lock_guard<std::mutex> plan_lock(plan_mu_);
+  const MonkeyFilterPolicy* policy = PolicyFor(column_family);
+  if (policy == nullptr) return;
+  std::vector<LiveFile> files;
+  std::vector<LiveJob> jobs;
+  SizingOptions sizing;
+  uint64_t events = 0;
+  // The next flush, as OnFlushBegin will project it: its keys are the last
+  // flush's.
+  LiveJob next_flush;
+  next_flush.flush = true;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    const LiveTree& tree = trees_[column_family];
+    files = tree.Files();
+    jobs = tree.Jobs();
+    sizing = sizing_;
+    events = events_[column_family];
+    next_flush.flush_entries = last_flush_entries_[column_family];
+    next_flush.flush_filter_entries_per_key =
+        last_flush_filter_rate_[column_family];
+  }
+  const std::vector<LiveLevel> shape =
+      ProjectLiveShape(files, jobs, &next_flush);
+  // A DB* reaches only the default column family's options; the others are
+  // planned as they are.
+  LevelSizing level_sizing;
+  if (sizing.known &&
+      column_family == ROCKSDB_NAMESPACE::kDefaultColumnFamilyName) {
+    level_sizing = SizingOf(sizing.dynamic, sizing.base_bytes,
+                            sizing.multiplier, sizing.num_levels, files);
+  }
+  policy->UpdateLiveShape(column_family, shape, level_sizing);
+  ++plans_;
+  std::lock_guard<std::mutex> lock(mu_);
+  if (events_[column_family] == events) {
+    drift_[column_family].Published(shape, policy->options().last_level_filter);
+  } else {
+    MarkForPlanLocked(column_family);  // the tree moved meanwhile
+  }
+}
+
+void ShapeListener::Refresh(ROCKSDB_NAMESPACE::DB* db) {
+  std::vector<std::string> column_families;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!seeded_) SeedFiltersLocked(db);
+    FullReadLocked(db);
+    for (const auto& [cf, tree] : trees_) {
+      column_families.push_back(cf);
+      ++events_[cf];
+    }
+  }
+  for (const std::string& cf : column_families) Plan(cf);
 }
 
 }  // namespace monkey

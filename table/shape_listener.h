@@ -2,41 +2,57 @@
 // family -- keys per level and one run per L0 file -- so that each new SST is
 // planned for the tree as it is, not as a full geometric tree would be.
 //
-// RocksDB 7.8.3 has no "DB opened" callback, so the shape is read when a
-// flush or compaction begins (before it builds any SST: the first file built
-// after open already sees the live shape) and when files are ingested. Jobs
-// in flight are projected onto the shape: a compaction's
-// inputs already count at its output level, and a flush adds one L0 run the
-// size of the memtables being flushed. So a compaction into an empty level is
-// planned as the level it is about to become. A flush of the default column
-// family is done once it has no immutable memtable left, even before its
-// OnFlushCompleted: RocksDB runs that callback after committing the flush,
-// and DB::Flush() may return first.
+// Threads. RocksDB calls the callbacks on the thread that runs the flush or
+// compaction, before and after the job; whatever they do delays the job,
+// and a late flush stalls writers. So a callback only records what its
+// event changed in the column family's LiveTree (util/live_tree.h: the
+// files it names, from the payload) and, when the tree has moved far
+// enough from the shape last planned for (util/shape_drift.h), marks the
+// column family for the planner: one thread per listener, started at the
+// first event, that projects the tree (ProjectLiveShape) and re-plans
+// (MonkeyFilterPolicy::UpdateLiveShape) while the job runs. The policy
+// publishes each plan by swapping one pointer; a builder takes the plan
+// published last and never waits for one being made. The first files of a
+// job may so be built to the plan before it (a plan takes about a
+// millisecond on a 1,000-file tree); WaitForPlans waits for the planner.
 //
-// A refresh walks every live file, so it is not made for every job: jobs
-// that move the tree little wait for the next refresh (util/shape_drift.h),
-// and a completed job needs none, since the projection already showed its
-// result -- unless it failed. A trivial move's files keep their filters
-// where the projection had them rebuilt; the next refresh reads them.
+// Reads of the whole tree (GetLiveFilesMetaData) are rare and counted
+// (full_reads): at the first event after DB::Open, at Refresh (RefreshShape,
+// ingestion), and when an event leaves the tree unsure -- a file deleted
+// without a job, a file whose key range no event gave. A file's key range
+// comes from KeyRangeCollector (table/key_range_collector.h), which Install
+// adds to the column family's options; without it each new file makes the
+// next event read the tree.
 //
-// It also tracks the filter bits of the SSTs it sees created, so the policy
+// Jobs in flight are projected onto the shape: a compaction's inputs
+// already count at its output level, and a flush adds one L0 run the size
+// of the memtables being flushed. So a compaction into an empty level is
+// planned as the level it is about to become. A completed job needs no new
+// plan, since the projection already showed its result -- unless it failed.
+//
+// It also keeps the filter bits of the SSTs it sees created, so the policy
 // can steer new files to hold the realized average at the budget (files
 // built under earlier plans, or trivially moved, keep their filters). Files
-// that existed before the listener are seeded from the default column
-// family's table properties by Refresh called from an engine's thread
-// (monkey::RefreshShape after DB::Open, and ingestion); until then, or without
-// it, they count once rebuilt.
+// that existed before the listener are seeded from the table properties by
+// Refresh called from an engine's thread (monkey::RefreshShape after
+// DB::Open, and ingestion); until then, or without it, they count once
+// rebuilt.
 #pragma once
 
+#include <atomic>
+#include <condition_variable>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
-#include <unordered_map>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include "monkey/monkey_filter_policy.h"
 #include "monkey/util/live_shape.h"
+#include "monkey/util/live_tree.h"
 #include "monkey/util/shape_drift.h"
 #include "rocksdb/listener.h"
 #include "rocksdb/metadata.h"
@@ -96,52 +112,74 @@ class ShapeListener : public ROCKSDB_NAMESPACE::EventListener {
   // The policy it feeds every column family; nullptr when each has its own.
   const MonkeyFilterPolicy* policy() const { return policy_.get(); }
 
-  // Reads the live shape of every column family of `db` and publishes it.
-  // The callbacks call it; so may an engine right after DB::Open.
+  // Reads the live shape of every column family of `db` and publishes its
+  // plans before it returns. An engine's thread calls it (RefreshShape
+  // after DB::Open), as does ingestion.
   void Refresh(ROCKSDB_NAMESPACE::DB* db);
 
+  // Waits until every column family marked for a new plan has it.
+  void WaitForPlans();
+
+  // The live files of `column_family` as the events left them.
+  std::vector<LiveFile> FilesOf(const std::string& column_family);
+
+  // Whole-tree reads so far (GetLiveFilesMetaData), and plans published.
+  uint64_t full_reads() const { return full_reads_; }
+  uint64_t plans() const { return plans_; }
+
+  ~ShapeListener() override;
+
  private:
-  // A flush or compaction that has begun and not yet completed.
-  struct Job {
-    std::string column_family;
-    bool default_column_family = false;
-    LiveJob job;
-  };
-  // A live SST's filter, as built.
-  struct Filter {
-    double bits = 0;
-    double entries = 0;
-    bool flushed = false;
+  // How RocksDB sizes the default column family's levels, read with the
+  // tree (a DB* reaches no other column family's options).
+  struct SizingOptions {
+    bool known = false;
+    bool dynamic = false;
+    double base_bytes = 0, multiplier = 10;
+    int num_levels = 7;
   };
 
-  void RefreshLocked(ROCKSDB_NAMESPACE::DB* db);
-  // Refreshes if jobs since the last refresh moved `column_family` too far
-  // from the shape it was given.
-  void RefreshIfStaleLocked(ROCKSDB_NAMESPACE::DB* db,
-                            const std::string& column_family);
+  // Reads every live file into the column families' trees; plans nothing.
+  void FullReadLocked(ROCKSDB_NAMESPACE::DB* db);
+  // A full read unless every tree is known.
+  void EnsureKnownLocked(ROCKSDB_NAMESPACE::DB* db);
   void DropCommittedFlushesLocked(ROCKSDB_NAMESPACE::DB* db);
   // Reads the table properties of every live file: never on a flush or
   // compaction thread, where RocksDB tags the thread's reads as the job's
   // (db_stress asserts the tags match, RocksDB 9.11).
   void SeedFiltersLocked(ROCKSDB_NAMESPACE::DB* db);
+  // Marks `column_family` for the planner if its tree drifted too far.
+  void PlanIfStaleLocked(const std::string& column_family);
+  void MarkForPlanLocked(const std::string& column_family);
+  // Projects and plans `column_family` from its tree now; takes mu_.
+  void Plan(const std::string& column_family);
+  void PlannerLoop();
 
   // The policy that plans `column_family`'s files; nullptr for none.
   const MonkeyFilterPolicy* PolicyFor(const std::string& column_family) const;
 
   const std::shared_ptr<const MonkeyFilterPolicy> policy_;  // or by_cf_
   const PolicyMap by_cf_;
-  std::mutex mu_;  // serializes refreshes, so a stale shape never wins
-  // By job id and column family: one atomic flush is one job id for all
-  // the column families it flushes, each with its own OnFlushBegin.
-  std::map<std::pair<int, std::string>, Job> jobs_;
+  std::mutex plan_mu_;  // one plan at a time, so a stale shape never wins
+  std::mutex mu_;       // the state below; never held while planning
+  std::map<std::string, LiveTree> trees_;
+  std::map<std::string, ShapeDrift> drift_;  // since the last plan
+  // Events that changed each column family's tree: a plan made from a tree
+  // that changed meanwhile is followed by another.
+  std::map<std::string, uint64_t> events_;
   std::map<std::string, double> last_flush_entries_;
   std::map<std::string, double> last_flush_filter_rate_;  // per key
-  std::map<uint64_t, Filter> filters_;                    // by file number
-  std::map<std::string, ShapeDrift> drift_;  // since the last refresh
-  // Each live SST's level: as the last refresh read it, and as completed
-  // jobs since reported their outputs'.
-  std::unordered_map<uint64_t, int> file_levels_;
+  // Filters of files that were live before the listener: bits, entries.
+  std::map<uint64_t, std::pair<double, double>> seeded_filters_;
+  SizingOptions sizing_;
   bool seeded_ = false;
+  // The planner.
+  std::thread planner_;
+  std::condition_variable work_cv_, idle_cv_;
+  std::set<std::string> to_plan_;
+  bool planning_ = false;
+  bool stop_ = false;
+  std::atomic<uint64_t> full_reads_{0}, plans_{0};
 };
 
 }  // namespace monkey

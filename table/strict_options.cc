@@ -5,6 +5,8 @@
 #include <fstream>
 
 #include "monkey/install.h"
+#include "monkey/monkey_filter_policy.h"
+#include "monkey/table/key_range_collector.h"
 #include "monkey/table/status_message.h"
 #include "monkey/table/strict_string.h"
 #include "rocksdb/convenience.h"
@@ -85,7 +87,23 @@ ROCKSDB_NAMESPACE::Status LoadOptionsFromFileStrict(
     }
   }
   // The same behaviour as the DB that wrote the file: its Monkey policies
-  // fed their live shapes.
+  // fed their live shapes, from each new file's key range (an OPTIONS file
+  // keeps no table properties collectors).
+  for (auto& cf : *column_families) {
+    const auto* table =
+        cf.options.table_factory == nullptr
+            ? nullptr
+            : cf.options.table_factory
+                  ->GetOptions<ROCKSDB_NAMESPACE::BlockBasedTableOptions>();
+    const auto* monkey =
+        table == nullptr || table->filter_policy == nullptr
+            ? nullptr
+            : table->filter_policy->CheckedCast<MonkeyFilterPolicy>();
+    if (monkey != nullptr &&
+        monkey->options().shape == MonkeyOptions::Shape::kLive) {
+      AddKeyRangeCollector(&cf.options.table_properties_collector_factories);
+    }
+  }
   return InstallForColumnFamilies(db_options, *column_families);
 }
 

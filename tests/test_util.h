@@ -51,11 +51,27 @@ inline std::string AbsentKey(uint64_t i, uint64_t j) {
   return Key(i) + "x" + std::to_string(j);
 }
 
-// DB::Open that fails the test on error.
+// `options` with monkey::NewPlanBarrier() after a Monkey listener, if there
+// is one: each job built to the plan made for it, whatever the timing.
+template <typename DBOrColumnFamilyOptions>
+DBOrColumnFamilyOptions WithAwaitPlans(DBOrColumnFamilyOptions options) {
+  for (const auto& listener : options.listeners) {
+    if (listener != nullptr &&
+        std::string(listener->Name()) == "MonkeyShapeListener") {
+      options.listeners.push_back(NewPlanBarrier());
+      break;
+    }
+  }
+  return options;
+}
+
+// DB::Open that fails the test on error, each job built to its own plan
+// (WithAwaitPlans).
 inline std::unique_ptr<ROCKSDB_NAMESPACE::DB> OpenOrDie(
     const ROCKSDB_NAMESPACE::Options& options, const std::string& path) {
   std::unique_ptr<ROCKSDB_NAMESPACE::DB> db;
-  const ROCKSDB_NAMESPACE::Status s = OpenDB(options, path, &db);
+  const ROCKSDB_NAMESPACE::Status s =
+      OpenDB(WithAwaitPlans(options), path, &db);
   EXPECT_TRUE(s.ok()) << path << ": " << s.ToString();
   return db;
 }
@@ -67,7 +83,10 @@ inline void WaitForCompactions(ROCKSDB_NAMESPACE::DB* db) {
     uint64_t pending = 1, running = 1;
     db->GetIntProperty("rocksdb.compaction-pending", &pending);
     db->GetIntProperty("rocksdb.num-running-compactions", &running);
-    if (pending == 0 && running == 0) return;
+    if (pending == 0 && running == 0) {
+      WaitForPlans(db);
+      return;
+    }
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   FAIL() << "compactions did not finish";
@@ -100,7 +119,10 @@ inline void WaitForBackgroundWork(ROCKSDB_NAMESPACE::DB* db) {
     db->GetIntProperty("rocksdb.compaction-pending", &pending);
     db->GetIntProperty("rocksdb.num-running-compactions", &running);
     db->GetIntProperty("rocksdb.num-running-flushes", &flushes);
-    if (imm == 0 && pending == 0 && running == 0 && flushes == 0) return;
+    if (imm == 0 && pending == 0 && running == 0 && flushes == 0) {
+      WaitForPlans(db);
+      return;
+    }
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   FAIL() << "background work did not finish";

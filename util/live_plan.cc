@@ -105,6 +105,10 @@ bool PlanLiveTree(const std::vector<LiveLevel>& levels,
   }
   LivePlan live;
   live.shape = LiveShape(std::move(shape), options.last_level_filter);
+  if (!levels.empty()) {
+    live.next_flush = {levels[0].next_flush_entries, levels[0].next_flush_runs,
+                       true};
+  }
   const size_t n = live.shape.size();
   // L1 and below are planned for the tree they will live in: L0 folded into
   // the level its compactions go to.
@@ -398,17 +402,23 @@ bool PlanLiveTree(const std::vector<LiveLevel>& levels,
 }
 
 int PlannedMillibits(const std::vector<LevelShape>& shape, const Plan& plan,
-                     int level, const LivePlanOptions& options) {
+                     int level, const LivePlanOptions& options,
+                     const LevelShape& next_flush) {
   const FprModel& model = ModelForLevel(options.filter, level);
   const int average = BuildableMillibits(options.bits_per_key, model);
   if (level < 0 || static_cast<size_t>(level) >= shape.size()) return average;
   if (shape[level].entries > 0) return plan.levels[level].millibits_per_key;
+  const bool priced = plan.lambda >= 0 && std::isfinite(plan.lambda);
+  if (level == 0) {
+    return priced && shape[0].filtered && next_flush.entries > 0 &&
+                   next_flush.runs > 0
+               ? PlanRun(next_flush.entries, next_flush.runs, plan.lambda,
+                         model)
+               : average;
+  }
   size_t below = level + 1;
   while (below < shape.size() && !(shape[below].entries > 0)) ++below;
-  if (level == 0 || below == shape.size() || !(plan.lambda >= 0) ||
-      !std::isfinite(plan.lambda)) {
-    return average;
-  }
+  if (below == shape.size() || !priced) return average;
   const double multiplier =
       options.sizing.known() ? options.sizing.multiplier : 10;
   return PlanRun(shape[below].entries / multiplier, 1, plan.lambda, model);
@@ -416,7 +426,8 @@ int PlannedMillibits(const std::vector<LevelShape>& shape, const Plan& plan,
 
 int LiveMillibitsForLevel(const LivePlan& plan, int level,
                           const LivePlanOptions& options) {
-  return PlannedMillibits(plan.shape, plan.plan, level, options);
+  return PlannedMillibits(plan.shape, plan.plan, level, options,
+                          plan.next_flush);
 }
 
 }  // namespace monkey

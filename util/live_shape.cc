@@ -173,7 +173,8 @@ void LiveLevel::AddBuilt(double entries, double bits, double keys) {
 }
 
 std::vector<LiveLevel> ProjectLiveShape(const std::vector<LiveFile>& files,
-                                        const std::vector<LiveJob>& jobs) {
+                                        const std::vector<LiveJob>& jobs,
+                                        const LiveJob* next_flush) {
   std::vector<LiveLevel> levels;
   auto level_of = [&](int level) -> LiveLevel& {
     if (levels.size() <= static_cast<size_t>(level)) levels.resize(level + 1);
@@ -272,20 +273,29 @@ std::vector<LiveLevel> ProjectLiveShape(const std::vector<LiveFile>& files,
     for (double e : entries) total += e;
     guess = std::max(1.0, total / static_cast<double>(files.size()));
   }
-  for (const LiveJob& job : jobs) {
-    if (!job.flush) continue;
+  const double flush_reach =
+      newest_flush_share >= 0 ? std::max(newest_flush_share, 1e-9) : 1.0;
+  auto flush_run = [&](const LiveJob& job) {
     const double rate = job.flush_filter_entries_per_key > 0
                             ? job.flush_filter_entries_per_key
                             : rates.At(0);
-    const double run = job.flush_entries > 0 ? job.flush_entries * rate : guess;
+    return job.flush_entries > 0 ? job.flush_entries * rate : guess;
+  };
+  for (const LiveJob& job : jobs) {
+    if (!job.flush) continue;
+    const double run = flush_run(job);
     LiveLevel& l0 = level_of(0);
     l0.entries += run;
     l0.fluid_entries += run;
-    l0.runs +=
-        newest_flush_share >= 0 ? std::max(newest_flush_share, 1e-9) : 1.0;
+    l0.runs += flush_reach;
   }
   for (LiveLevel& level : levels) {
     if (!(level.entries > 0)) level = LiveLevel();
+  }
+  if (next_flush != nullptr) {
+    LiveLevel& l0 = level_of(0);
+    l0.next_flush_entries = flush_run(*next_flush);
+    l0.next_flush_runs = flush_reach;
   }
   return levels;
 }

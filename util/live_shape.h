@@ -40,6 +40,13 @@ struct LiveLevel {
   // simulator (36,000-key memtables, base level 4x, T = 10, dynamic sizing,
   // objective=memory) the gap reached 7.5% of the tree's Sigma FPR.
   std::map<int, double> built_entries_by_millibits;
+  // L0 only: the run the column family's next flush would add -- its
+  // filter entries and reach, as a flush in flight is projected -- for a
+  // flush whose builder starts before the plan projecting it is published
+  // (the listener plans off the flush's thread, and a flush builds its
+  // filter at once).
+  double next_flush_entries = 0;
+  double next_flush_runs = 0;
 
   // Counts a file of `entries` keys as built: its filter has `bits` bits
   // for `keys` keys (both 0 for a file built without a filter).
@@ -103,8 +110,11 @@ FilterEntryRates FilterEntriesPerKey(const std::vector<LiveFile>& files,
 // is guessed to cover what the newest flushed file covers. Entries are
 // filter entries: a file's own where its filter is known, else its keys at
 // FilterEntriesPerKey's rate.
+// With `next_flush`, L0 also carries the run that flush would add
+// (LiveLevel::next_flush_entries), without projecting it.
 std::vector<LiveLevel> ProjectLiveShape(const std::vector<LiveFile>& files,
-                                        const std::vector<LiveJob>& jobs);
+                                        const std::vector<LiveJob>& jobs,
+                                        const LiveJob* next_flush = nullptr);
 
 // The share of the tree's keys inside each file's key range, in rank space:
 // the files' ends, sorted, cut the key space into stretches, and each file's

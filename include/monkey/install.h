@@ -21,7 +21,9 @@ void RegisterOnce();
 // Parses filter_uri (e.g. "monkey:7" or "id=monkey;bits_per_key=7;shape=live")
 // with ignore_unsupported_options=false, sets it as the block-based table's
 // filter_policy in *options, and adds the listener that feeds it the live
-// shape. Any string that does not name a filter policy is InvalidArgument
+// shape, with the table properties collector that gives it each new file's
+// key range (monkey.smallest_key, monkey.largest_key). Any string that does
+// not name a filter policy is InvalidArgument
 // and leaves *options as they were: an unknown id, a bad value, an option
 // given twice, and "" or "nullptr" (which RocksDB reads as no filter). To
 // build no filter, leave BlockBasedTableOptions::filter_policy unset.
@@ -52,5 +54,18 @@ ROCKSDB_NAMESPACE::Status InstallForColumnFamilies(
 // Publishes db's live shape now, rather than at its first flush or
 // compaction (RocksDB has no "opened" callback). Call after DB::Open.
 void RefreshShape(ROCKSDB_NAMESPACE::DB* db);
+
+// Waits until the plans for the jobs begun so far are published. The
+// listener plans on a thread of its own while a job runs, so a job's first
+// files may be built to the plan before it.
+void WaitForPlans(ROCKSDB_NAMESPACE::DB* db);
+
+// A listener that calls WaitForPlans as each flush and compaction begins:
+// every job's files are then built to the plan made for that job, whatever
+// the timing, at the cost of delaying the job by a plan (about a
+// millisecond on a 1,000-file tree). For tools that must build the same
+// tree twice (fpr_check) and for tests; add it after Install's listener
+// (RocksDB calls listeners in order).
+std::shared_ptr<ROCKSDB_NAMESPACE::EventListener> NewPlanBarrier();
 
 }  // namespace monkey

@@ -55,6 +55,62 @@ void Load(ROCKSDB_NAMESPACE::DB* db, int from, int to, std::mt19937* rng) {
   test::WaitForCompactions(db);
 }
 
+// The ShapeListener Install put in `db`'s options.
+ShapeListener* ListenerOf(ROCKSDB_NAMESPACE::DB* db) {
+  for (const auto& listener : db->GetDBOptions().listeners) {
+    if (listener == nullptr) continue;
+    if (auto* shape = listener->CheckedCast<ShapeListener>()) return shape;
+  }
+  return nullptr;
+}
+
+// The listener reads the tree once, at its first job, and keeps it from the
+// events after that: each flush and compaction names its files, and the
+// key range collector Install adds gives their ranges. Before, every job
+// that moved the tree enough re-read all its live files on the job's own
+// thread (GetLiveFilesMetaData under the DB mutex), and writers stalled
+// behind it (issue 29). The shape it keeps is the one a full read finds.
+TEST(ShapeListenerTest, JobsKeepTheShapeFromTheirEvents) {
+  for (const bool sequential : {false, true}) {
+    SCOPED_TRACE(sequential ? "sequential keys" : "random keys");
+    ROCKSDB_NAMESPACE::Options options = YoungTreeOptions("monkey:8");
+    test::TempDir dir;
+    auto db = test::OpenOrDie(options, dir.path());
+    ShapeListener* listener = ListenerOf(db.get());
+    ASSERT_NE(listener, nullptr);
+    std::mt19937 rng(5);
+    std::vector<int> order(150000);
+    for (int i = 0; i < 150000; ++i) order[i] = i;
+    if (!sequential) std::shuffle(order.begin(), order.end(), rng);
+    const std::string value(48, 'v');
+    for (int i : order) {
+      ASSERT_TRUE(
+          db->Put(ROCKSDB_NAMESPACE::WriteOptions(), Key(i), value).ok());
+    }
+    test::WaitForCompactions(db.get());
+    EXPECT_EQ(listener->full_reads(), 1u);
+    EXPECT_GT(listener->plans(), 1u);
+    std::vector<ROCKSDB_NAMESPACE::LiveFileMetaData> files;
+    db->GetLiveFilesMetaData(&files);
+    std::map<uint64_t, LiveFile> kept;
+    for (LiveFile& f : listener->FilesOf("default")) kept[f.number] = f;
+    ASSERT_EQ(kept.size(), files.size());
+    int moved_down = 0;
+    for (const auto& m : files) {
+      auto it = kept.find(m.file_number);
+      ASSERT_NE(it, kept.end()) << m.file_number;
+      const LiveFile& f = it->second;
+      EXPECT_EQ(f.level, m.level) << m.file_number;
+      EXPECT_EQ(f.entries, m.num_entries) << m.file_number;
+      EXPECT_EQ(f.smallest, m.smallestkey) << m.file_number;
+      EXPECT_EQ(f.largest, m.largestkey) << m.file_number;
+      EXPECT_TRUE(f.filter_known) << m.file_number;
+      moved_down += m.level > 1;
+    }
+    EXPECT_GT(moved_down, 0);
+  }
+}
+
 // Dynamic level sizing off, so the tree grows downwards one level at a time
 // and its deepest level is L1, then L2, then L3 -- never num_levels - 1.
 TEST(ShapeListenerTest, LiveShapeHoldsTheBudgetOnAYoungTree) {
@@ -449,8 +505,18 @@ class ListenerTest : public ::testing::Test {
     options.create_if_missing = true;
     return options;
   }
-  int Millibits(int level) const {
+  // What the policy builds at `level` once the planner has caught up.
+  int Millibits(int level) {
+    listener_.WaitForPlans();
     return monkey_->MillibitsForLevel(level, 7, "default");
+  }
+  // A job begun and done, then the planner caught up, so that the plans
+  // counted do not depend on how the planner's thread was scheduled.
+  void BeginAndComplete(ROCKSDB_NAMESPACE::CompactionJobInfo* info) {
+    listener_.OnCompactionBegin(&db_, *info);
+    listener_.WaitForPlans();
+    listener_.OnCompactionCompleted(&db_, *info);
+    listener_.WaitForPlans();
   }
 
   test::TempDir dir_;
@@ -564,72 +630,92 @@ ROCKSDB_NAMESPACE::CompactionJobInfo Compaction(
   return job;
 }
 
-// A refresh reads every live file. A tree of small files runs many jobs,
-// each moving a sliver of it: those wait for the next refresh, and a job
-// done needs none, while a job that moves much of a level is read at once.
-TEST_F(ListenerTest, SmallJobsWaitForTheNextRefresh) {
+// A compaction's outputs, as RocksDB reports them when it is done: here the
+// inputs themselves at the output level (the same files, as a trivial move
+// leaves them; their keys and ranges stay the events' own).
+void OutputsAreInputs(ROCKSDB_NAMESPACE::CompactionJobInfo* info) {
+  for (const auto& input : info->input_file_infos) {
+    info->output_file_infos.push_back(
+        {info->output_level, input.file_number, 0});
+  }
+}
+
+// The tree is read once, and each job then changes only the files its
+// events name. A plan projects every live file, so it is not made for every
+// job: a tree of small files runs many jobs, each moving a sliver of it,
+// and those wait for the next plan; a job done needs none, while a job that
+// moves much of a level is planned for at once.
+TEST_F(ListenerTest, SmallJobsWaitForTheNextPlan) {
   for (uint64_t n = 1; n <= 20; ++n) db_.AddFile(n, 4, 1000);
   for (uint64_t n = 101; n <= 200; ++n) db_.AddFile(n, 5, 1000);
   for (uint64_t n = 1001; n <= 2000; ++n) db_.AddFile(n, 6, 1000);
   listener_.Refresh(&db_);
   ASSERT_EQ(db_.reads, 1);
+  ASSERT_EQ(listener_.plans(), 1u);
   // 40 jobs of one L5 file and ten L6 files each: k of them drift the
   // tree by sqrt(k^2 (1000^2 / 100000 + 11000^2 / 1000000) / 1120000),
-  // past 0.1 at k = 10: one refresh every 10 jobs rather than two per job.
+  // past 0.1 at k = 10 (and again 10 jobs after each plan, L5 and L6
+  // having moved by a few percent): one plan every 10 jobs rather than
+  // one read of the tree and one plan per job.
   for (int job = 0; job < 40; ++job) {
     std::vector<std::pair<int, uint64_t>> inputs = Files(5, 101 + job, 1);
     for (const auto& f : Files(6, 1001 + 10 * job, 10)) inputs.push_back(f);
     auto info = Compaction(job, 6, inputs, 1000);
-    listener_.OnCompactionBegin(&db_, info);
-    listener_.OnCompactionCompleted(&db_, info);
+    OutputsAreInputs(&info);
+    BeginAndComplete(&info);
   }
-  EXPECT_EQ(db_.reads, 1 + 40 / 10);
-  // A job taking half of L5 is projected at once; a failed one read again.
-  int reads = db_.reads;
+  EXPECT_EQ(listener_.plans(), 1u + 40 / 10);
+  // A job taking half of L5 is planned for at once; a failed one again.
+  uint64_t plans = listener_.plans();
   auto half = Compaction(100, 6, Files(5, 151, 50), 1000);
   listener_.OnCompactionBegin(&db_, half);
-  EXPECT_EQ(db_.reads, ++reads);
+  listener_.WaitForPlans();
+  EXPECT_EQ(listener_.plans(), ++plans);
   half.status = ROCKSDB_NAMESPACE::Status::Aborted();
   listener_.OnCompactionCompleted(&db_, half);
-  EXPECT_EQ(db_.reads, ++reads);
-  // A trivial move of all of L4 into L5 is projected when it begins, as
+  listener_.WaitForPlans();
+  EXPECT_EQ(listener_.plans(), ++plans);
+  // A trivial move of all of L4 into L5 is planned for when it begins, as
   // any job moving that much; done, it waits like any other (its files
-  // keep the filters they were built with, which the next refresh reads).
+  // keep the filters they were built with, which the tree keeps too).
   auto moved = Compaction(101, 5, Files(4, 1, 20), 1000);
   listener_.OnCompactionBegin(&db_, moved);
-  EXPECT_EQ(db_.reads, ++reads);
-  for (const auto& input : moved.input_file_infos) {
-    moved.output_file_infos.push_back({5, input.file_number, 0});
-  }
+  listener_.WaitForPlans();
+  EXPECT_EQ(listener_.plans(), ++plans);
+  OutputsAreInputs(&moved);
   listener_.OnCompactionCompleted(&db_, moved);
-  EXPECT_EQ(db_.reads, reads);
-  // A job whose keys are unknown is read at once.
+  listener_.WaitForPlans();
+  EXPECT_EQ(listener_.plans(), plans);
+  // A job whose keys are unknown is planned for at once.
   auto unknown = Compaction(102, 6, Files(5, 151, 1), 1000);
   unknown.table_properties.clear();
   listener_.OnCompactionBegin(&db_, unknown);
-  EXPECT_EQ(db_.reads, ++reads);
+  listener_.WaitForPlans();
+  EXPECT_EQ(listener_.plans(), ++plans);
+  // None of it read the tree again.
+  EXPECT_EQ(db_.reads, 1);
+  EXPECT_EQ(listener_.full_reads(), 1u);
 }
 
 // A sequential load moves nearly every file down whole: one trivial move
-// per flush. Each moves a sliver of the tree, and waits for the next
-// refresh like any small job, rather than reading every live file when it
-// completes (which ran the deep preset's fillseq at 0.81x Bloom's rate).
-TEST_F(ListenerTest, TrivialMovesWaitForTheNextRefresh) {
+// per flush. Each moves a sliver of the tree, and waits for the next plan
+// like any small job (planning at each move's completion ran the deep
+// preset's fillseq at 0.81x Bloom's rate).
+TEST_F(ListenerTest, TrivialMovesWaitForTheNextPlan) {
   for (uint64_t n = 101; n <= 200; ++n) db_.AddFile(n, 5, 1000);
   for (uint64_t n = 1001; n <= 2000; ++n) db_.AddFile(n, 6, 1000);
   listener_.Refresh(&db_);
-  ASSERT_EQ(db_.reads, 1);
+  ASSERT_EQ(listener_.plans(), 1u);
   // 40 moves of one L5 file into L6: k of them drift the tree by
   // sqrt(k^2 (1000^2 / 100000 + 1000^2 / 1000000) / 1100000), past 0.1 at
-  // k = 32: one refresh in 40 moves, where each move's completion was one.
+  // k = 32: one plan in 40 moves, where each move's completion was one.
   for (int job = 0; job < 40; ++job) {
     auto info = Compaction(job, 6, Files(5, 101 + job, 1), 1000);
-    listener_.OnCompactionBegin(&db_, info);
-    info.output_file_infos.push_back(
-        {6, info.input_file_infos[0].file_number, 0});
-    listener_.OnCompactionCompleted(&db_, info);
+    OutputsAreInputs(&info);
+    BeginAndComplete(&info);
   }
-  EXPECT_EQ(db_.reads, 1 + 1);
+  EXPECT_EQ(listener_.plans(), 1u + 1);
+  EXPECT_EQ(db_.reads, 1);
 }
 
 // One atomic flush (atomic_flush=true) is one job id for every column
@@ -678,7 +764,8 @@ TEST_F(ListenerTest, JobsReadNoTableFiles) {
   listener_.OnCompactionBegin(&db_, compaction);
   compaction.status = ROCKSDB_NAMESPACE::Status::Aborted();
   listener_.OnCompactionCompleted(&db_, compaction);
-  EXPECT_GE(db_.reads, 2);  // the jobs did refresh the shape
+  listener_.WaitForPlans();
+  EXPECT_EQ(db_.reads, 1);  // the first job read the tree
   EXPECT_EQ(db_.property_reads, 0);
   listener_.Refresh(&db_);
   EXPECT_EQ(db_.property_reads, 1);  // seeds the filters built before it

@@ -29,6 +29,7 @@
 // The context (--benchmark_format=json: "context") carries the first plan of
 // the process, which builds the FPR model's hull (FirstPlanMicros).
 #include <benchmark/benchmark.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -39,10 +40,14 @@
 #include <string>
 #include <vector>
 
+#include "monkey/install.h"
 #include "monkey/monkey_filter_policy.h"
+#include "monkey/table/shape_listener.h"
 #include "monkey/util/level_sizing.h"
 #include "monkey/util/live_plan.h"
 #include "monkey/util/live_shape.h"
+#include "rocksdb/db.h"
+#include "rocksdb/utilities/stackable_db.h"
 
 namespace monkey {
 
@@ -62,7 +67,7 @@ class MonkeyFilterPolicyPeer {
 namespace {
 
 constexpr double kKeySpace = 1e12;
-constexpr double kFileEntries = 565;   // 64 KiB files of 116-byte entries
+constexpr double kFileEntries = 565;    // 64 KiB files of 116-byte entries
 constexpr double kFlushEntries = 1130;  // a 128 KiB memtable
 constexpr double kBytesPerEntry = 116;
 constexpr int kNumLevels = 7;
@@ -91,8 +96,7 @@ Tree MakeTree(int n) {
   Tree t;
   t.l0_files = std::clamp(n / 10, 4, 24);
   uint64_t number = 1;
-  auto add = [&](int level, double entries, double smallest,
-                 double largest) {
+  auto add = [&](int level, double entries, double smallest, double largest) {
     LiveFile f;
     f.number = number++;
     f.level = level;
@@ -234,14 +238,142 @@ void BM_PolicyUpdateLiveShape(benchmark::State& state) {
   for (auto _ : state) {
     const LevelSizing sizing = SizingOf(t.files);
     const std::vector<LiveLevel> shape = ProjectLiveShape(t.files, t.jobs);
-    MonkeyFilterPolicyPeer::UpdateLiveShape(monkey, "default", shape,
-                                            sizing);
+    MonkeyFilterPolicyPeer::UpdateLiveShape(monkey, "default", shape, sizing);
   }
   // The plan it published, so that nothing above was for nothing.
   if (monkey.MillibitsForLevel(0, kNumLevels) <= 0) {
     state.SkipWithError("no filter planned for L0");
   }
   Describe(state, t);
+}
+
+// A DB whose live files are the synthetic tree's: what ShapeListener's one
+// full read finds. Everything else is a real, empty DB's.
+class SyntheticFilesDB : public ROCKSDB_NAMESPACE::StackableDB {
+ public:
+  SyntheticFilesDB(ROCKSDB_NAMESPACE::DB* db,
+                   const std::vector<LiveFile>& files)
+      : StackableDB(db) {
+    for (const LiveFile& f : files) {
+      ROCKSDB_NAMESPACE::LiveFileMetaData m;
+      m.file_number = f.number;
+      m.name = "/" + std::to_string(f.number) + ".sst";
+      m.column_family_name = ROCKSDB_NAMESPACE::kDefaultColumnFamilyName;
+      m.level = f.level;
+      m.num_entries = static_cast<uint64_t>(f.entries);
+      m.size = static_cast<uint64_t>(f.bytes);
+      m.smallestkey = f.smallest;
+      m.largestkey = f.largest;
+      files_.push_back(m);
+    }
+  }
+  void GetLiveFilesMetaData(
+      std::vector<ROCKSDB_NAMESPACE::LiveFileMetaData>* files) override {
+    *files = files_;
+  }
+
+ private:
+  std::vector<ROCKSDB_NAMESPACE::LiveFileMetaData> files_;
+};
+
+// (c) What a compaction leaves on its own thread, through the listener's
+// callbacks: OnCompactionBegin, then per output OnTableFileCreated (its
+// keys, filter and key range from the table properties), then
+// OnCompactionCompleted -- the bookkeeping of util/live_tree.h and
+// util/shape_drift.h under the listener's mutex, and a wake-up of the
+// planner when the tree has drifted. The tree is read once, before timing.
+// The compaction takes `inputs` files of the deepest level and writes as
+// many new ones there, so the tree keeps its size. Reported per event
+// (three callbacks plus one per output).
+void BM_ListenerCompaction(benchmark::State& state) {
+  const Tree t = MakeTree(static_cast<int>(state.range(0)));
+  const int inputs = static_cast<int>(state.range(1));
+  std::shared_ptr<const ROCKSDB_NAMESPACE::FilterPolicy> policy;
+  MonkeyOptions options;
+  options.bits_per_key = 10;
+  if (!MonkeyFilterPolicy::Create(options, &policy).ok()) {
+    state.SkipWithError("no policy");
+    return;
+  }
+  const auto* monkey = policy->CheckedCast<MonkeyFilterPolicy>();
+  ROCKSDB_NAMESPACE::Options db_options;
+  db_options.create_if_missing = true;
+  const std::string path = "/tmp/live_plan_bench_" + std::to_string(getpid());
+  ROCKSDB_NAMESPACE::DB* raw = nullptr;
+  if (!ROCKSDB_NAMESPACE::DB::Open(db_options, path, &raw).ok()) {
+    state.SkipWithError("cannot open a DB");
+    return;
+  }
+  {
+    SyntheticFilesDB db(raw, t.files);  // owns raw
+    ShapeListener listener(
+        std::shared_ptr<const MonkeyFilterPolicy>(policy, monkey));
+    listener.Refresh(&db);
+    // The deepest level's files, oldest first: each compaction replaces
+    // the first `inputs` of them.
+    std::vector<LiveFile> deepest;
+    int level = 0;
+    for (const LiveFile& f : t.files) level = std::max(level, f.level);
+    for (const LiveFile& f : t.files) {
+      if (f.level == level) deepest.push_back(f);
+    }
+    uint64_t next = 1000000;
+    int job = 0;
+    for (auto _ : state) {
+      ROCKSDB_NAMESPACE::CompactionJobInfo info;
+      info.job_id = ++job;
+      info.cf_name = ROCKSDB_NAMESPACE::kDefaultColumnFamilyName;
+      info.output_level = level;
+      info.base_input_level = level;
+      std::vector<LiveFile> outputs;
+      for (int i = 0; i < inputs; ++i) {
+        const LiveFile& in = deepest[i % deepest.size()];
+        const std::string name = "/" + std::to_string(in.number) + ".sst";
+        info.input_files.push_back(name);
+        info.input_file_infos.push_back({1, in.number, 0});
+        auto props = std::make_shared<ROCKSDB_NAMESPACE::TableProperties>();
+        props->num_entries = static_cast<uint64_t>(in.entries);
+        info.table_properties[name] = props;
+        LiveFile out = in;
+        out.number = next++;
+        outputs.push_back(out);
+      }
+      listener.OnCompactionBegin(&db, info);
+      for (const LiveFile& out : outputs) {
+        ROCKSDB_NAMESPACE::TableFileCreationInfo created;
+        created.file_path = "/" + std::to_string(out.number) + ".sst";
+        created.cf_name = info.cf_name;
+        created.file_size = static_cast<uint64_t>(out.bytes);
+        created.table_properties.num_entries =
+            static_cast<uint64_t>(out.entries);
+        created.table_properties.num_filter_entries =
+            static_cast<uint64_t>(out.entries);
+        created.table_properties.filter_size =
+            static_cast<uint64_t>(out.filter_bits / 8);
+        created.table_properties
+            .user_collected_properties["monkey.smallest_key"] = out.smallest;
+        created.table_properties
+            .user_collected_properties["monkey.largest_key"] = out.largest;
+        created.reason =
+            ROCKSDB_NAMESPACE::TableFileCreationReason::kCompaction;
+        listener.OnTableFileCreated(created);
+        info.output_file_infos.push_back({level, out.number, 0});
+      }
+      listener.OnCompactionCompleted(&db, info);
+      // The next compaction takes the files this one wrote.
+      for (int i = 0; i < inputs; ++i) {
+        deepest[i % deepest.size()] = outputs[i];
+      }
+    }
+    listener.WaitForPlans();
+    state.counters["full_reads"] = static_cast<double>(listener.full_reads());
+    state.counters["plans"] = static_cast<double>(listener.plans());
+    state.counters["events"] = benchmark::Counter(
+        static_cast<double>(state.iterations() * (2 + inputs)),
+        benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+    Describe(state, t);
+  }
+  ROCKSDB_NAMESPACE::DestroyDB(path, db_options);
 }
 
 void Sizes(benchmark::internal::Benchmark* b) {
@@ -263,6 +395,10 @@ BENCHMARK(BM_ProjectLiveShape)
 BENCHMARK(BM_PlanLiveTree)->Apply(Sizes);
 BENCHMARK(BM_ProjectAndPlan)->Apply(Sizes);
 BENCHMARK(BM_PolicyUpdateLiveShape)->Apply(Sizes);
+BENCHMARK(BM_ListenerCompaction)
+    ->ArgNames({"files", "inputs"})
+    ->ArgsProduct({{10, 100, 1000, 10000}, {1, 10}})
+    ->Unit(benchmark::kMicrosecond);
 
 // The first plan of a process builds the FPR model's convex hull, once per
 // filter model (util/fpr_hull.h's HullFor, cached for the process): its

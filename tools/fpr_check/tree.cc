@@ -80,8 +80,12 @@ Status BuildTree(const TreeSpec& spec,
                  const ROCKSDB_NAMESPACE::Options& options,
                  const std::string& path,
                  void (*progress)(const std::string& line)) {
+  // Each flush built to the plan made for it, whatever the timing: the
+  // same tree every time.
+  ROCKSDB_NAMESPACE::Options barriered = options;
+  barriered.listeners.push_back(NewPlanBarrier());
   std::unique_ptr<ROCKSDB_NAMESPACE::DB> db;
-  Status s = OpenDB(options, path, &db);
+  Status s = OpenDB(barriered, path, &db);
   if (!s.ok()) return s;
   RefreshShape(db.get());
 

@@ -1,0 +1,212 @@
+// Tests of LiveTree (util/live_tree.h): a column family's files kept from a
+// listener's events, without reading the tree.
+#include "monkey/util/live_tree.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <random>
+#include <string>
+
+namespace monkey {
+namespace {
+
+std::string Key(int i) {
+  char buf[16];
+  snprintf(buf, sizeof(buf), "k%08d", i);
+  return buf;
+}
+
+// A file of `entries` keys over [lo, hi], its filter at 10 bits a key.
+LiveFile File(uint64_t number, int level, int lo, int hi, double entries) {
+  LiveFile f;
+  f.number = number;
+  f.level = level;
+  f.entries = entries;
+  f.bytes = 100 * entries;
+  f.smallest = Key(lo);
+  f.largest = Key(hi);
+  f.filter_known = true;
+  f.filter_bits = 10 * entries;
+  f.filter_entries = entries;
+  return f;
+}
+
+LiveJob Compaction(int output_level, std::vector<uint64_t> inputs) {
+  LiveJob job;
+  job.output_level = output_level;
+  job.input_files = std::move(inputs);
+  return job;
+}
+
+// (number, level) of each live file.
+std::map<uint64_t, int> Levels(const LiveTree& tree) {
+  std::map<uint64_t, int> levels;
+  for (const LiveFile& f : tree.Files()) levels[f.number] = f.level;
+  return levels;
+}
+
+TEST(LiveTreeTest, AFlushAddsItsFileToL0) {
+  LiveTree tree;
+  EXPECT_FALSE(tree.known());
+  tree.Reset({File(5, 6, 0, 99, 1000)});
+  ASSERT_TRUE(tree.known());
+  LiveJob flush;
+  flush.flush = true;
+  tree.Began(1, flush);
+  EXPECT_EQ(tree.Jobs().size(), 1u);
+  tree.Created(File(7, -1, 10, 20, 100), true);
+  EXPECT_EQ(tree.num_files(), 1u);  // built, not yet live
+  tree.FlushCompleted(1, 7, true);
+  EXPECT_TRUE(tree.Jobs().empty());
+  EXPECT_EQ(Levels(tree), (std::map<uint64_t, int>{{5, 6}, {7, 0}}));
+  EXPECT_TRUE(tree.known());
+  for (const LiveFile& f : tree.Files()) {
+    if (f.number == 7) {
+      EXPECT_TRUE(f.flushed);
+      EXPECT_EQ(f.smallest, Key(10));
+      EXPECT_EQ(f.filter_bits, 1000);
+    }
+  }
+}
+
+// Outputs replace inputs; an output that was an input is a trivial move,
+// which keeps the filter it was built with.
+TEST(LiveTreeTest, ACompactionReplacesItsInputsWithItsOutputs) {
+  LiveTree tree;
+  tree.Reset({File(1, 0, 0, 99, 100), File(2, 1, 0, 49, 500),
+              File(3, 1, 50, 99, 500)});
+  tree.Began(9, Compaction(1, {1, 2}));
+  tree.Created(File(10, -1, 0, 49, 600), true);
+  tree.CompactionCompleted(9, {1, 2}, {{10, 1}}, true);
+  EXPECT_EQ(Levels(tree), (std::map<uint64_t, int>{{3, 1}, {10, 1}}));
+  tree.CompactionCompleted(10, {3}, {{3, 2}}, true);  // trivial move
+  EXPECT_EQ(Levels(tree), (std::map<uint64_t, int>{{3, 2}, {10, 1}}));
+  EXPECT_EQ(tree.Files()[0].filter_bits, 5000);
+  EXPECT_TRUE(tree.known());
+}
+
+TEST(LiveTreeTest, AFailedCompactionMovesNothing) {
+  LiveTree tree;
+  tree.Reset({File(1, 0, 0, 99, 100), File(2, 1, 0, 99, 500)});
+  tree.Began(9, Compaction(1, {1, 2}));
+  tree.Created(File(10, -1, 0, 99, 600), true);
+  tree.CompactionCompleted(9, {1, 2}, {{10, 1}}, false);
+  EXPECT_EQ(Levels(tree), (std::map<uint64_t, int>{{1, 0}, {2, 1}}));
+  EXPECT_TRUE(tree.Jobs().empty());
+}
+
+// What the events do not say, a full read must: a file whose range or
+// record is missing.
+TEST(LiveTreeTest, WhatNoEventDescribesMakesTheTreeUnsure) {
+  LiveTree tree;
+  tree.Reset({File(1, 1, 0, 99, 100)});
+  tree.Created(File(2, -1, 0, 9, 10), /*range_known=*/false);
+  tree.FlushCompleted(1, 2, true);
+  EXPECT_FALSE(tree.known());
+  tree.Reset({File(1, 1, 0, 99, 100), File(2, 0, 0, 9, 10)});
+  EXPECT_TRUE(tree.known());
+  tree.CompactionCompleted(3, {2}, {{11, 1}}, true);  // 11: no record
+  EXPECT_FALSE(tree.known());
+}
+
+// A deleted file leaves the tree, with or without a job: RocksDB can purge
+// a compaction's inputs before the compaction's own callback runs, and
+// DeleteFilesInRange deletes without one.
+TEST(LiveTreeTest, ADeletedFileLeavesTheTree) {
+  LiveTree tree;
+  tree.Reset({File(1, 1, 0, 99, 100), File(2, 1, 100, 199, 100)});
+  tree.Deleted(1);
+  EXPECT_EQ(Levels(tree), (std::map<uint64_t, int>{{2, 1}}));
+  tree.Created(File(3, -1, 100, 199, 100), true);
+  tree.Deleted(2);  // purged before its compaction's callback
+  tree.CompactionCompleted(7, {2}, {{3, 2}}, true);
+  EXPECT_EQ(Levels(tree), (std::map<uint64_t, int>{{3, 2}}));
+  EXPECT_TRUE(tree.known());
+}
+
+// A flush's file can be taken by a compaction before the flush's own
+// callback runs (RocksDB calls OnFlushCompleted after committing it).
+TEST(LiveTreeTest, AFlushTakenBeforeItsCallbackIsNotAdded) {
+  LiveTree tree;
+  tree.Reset({});
+  tree.Created(File(4, -1, 0, 9, 10), true);
+  tree.Created(File(5, -1, 0, 9, 10), true);
+  tree.CompactionCompleted(2, {4}, {{5, 1}}, true);
+  tree.FlushCompleted(1, 4, true);
+  EXPECT_EQ(Levels(tree), (std::map<uint64_t, int>{{5, 1}}));
+}
+
+// A full read keeps the filters the events recorded: metadata has none.
+TEST(LiveTreeTest, AFullReadKeepsTheFiltersRecorded) {
+  LiveTree tree;
+  tree.Reset({});
+  tree.Created(File(4, -1, 0, 9, 10), true);
+  LiveFile read = File(4, 0, 0, 9, 10);
+  read.filter_known = false;
+  tree.Reset({read});
+  ASSERT_EQ(tree.Files().size(), 1u);
+  EXPECT_TRUE(tree.Files()[0].filter_known);
+  EXPECT_EQ(tree.Files()[0].filter_bits, 100);
+}
+
+// Over a long run of random flushes, compactions and trivial moves (fixed
+// seed), the files the events leave are the files a full read would find.
+TEST(LiveTreeTest, EventsLeaveTheTreeAFullReadFinds) {
+  std::mt19937 rng(29);
+  std::map<uint64_t, LiveFile> truth;
+  LiveTree tree;
+  tree.Reset({});
+  uint64_t next = 1;
+  for (int step = 0; step < 2000; ++step) {
+    const int kind = rng() % 3;
+    const int job = step;
+    if (kind == 0 || truth.empty()) {
+      LiveJob flush;
+      flush.flush = true;
+      tree.Began(job, flush);
+      LiveFile f = File(next++, 0, 0, 999, 100);
+      tree.Created(f, true);
+      tree.FlushCompleted(job, f.number, true);
+      truth[f.number] = f;
+      continue;
+    }
+    // Up to three inputs from one level, into the next.
+    auto it = truth.begin();
+    std::advance(it, rng() % truth.size());
+    const int level = it->second.level;
+    const int out = std::min(level + 1, 6);
+    std::vector<uint64_t> inputs;
+    for (auto& [n, f] : truth) {
+      if (f.level == level && inputs.size() < 3) inputs.push_back(n);
+    }
+    tree.Began(job, Compaction(out, inputs));
+    std::vector<std::pair<uint64_t, int>> outputs;
+    if (kind == 1 && inputs.size() == 1) {  // a trivial move
+      outputs.push_back({inputs[0], out});
+      truth[inputs[0]].level = out;
+    } else {
+      double entries = 0;
+      for (uint64_t n : inputs) {
+        entries += truth[n].entries;
+        truth.erase(n);
+      }
+      LiveFile f = File(next++, out, 0, 999, entries);
+      tree.Created(f, true);
+      outputs.push_back({f.number, out});
+      truth[f.number] = f;
+    }
+    tree.CompactionCompleted(job, inputs, outputs, true);
+    for (uint64_t n : inputs) {
+      if (!truth.count(n)) tree.Deleted(n);
+    }
+  }
+  ASSERT_TRUE(tree.known());
+  std::map<uint64_t, int> expected;
+  for (const auto& [n, f] : truth) expected[n] = f.level;
+  EXPECT_EQ(Levels(tree), expected);
+  EXPECT_TRUE(tree.Jobs().empty());
+}
+
+}  // namespace
+}  // namespace monkey

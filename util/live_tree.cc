@@ -1,0 +1,125 @@
+// LiveTree: one column family's files and jobs, from events. See
+// live_tree.h.
+#include "monkey/util/live_tree.h"
+
+namespace monkey {
+
+void LiveTree::Reset(std::vector<LiveFile> files) {
+  std::map<uint64_t, LiveFile> live;
+  for (LiveFile& file : files) {
+    auto was = live_.find(file.number);
+    auto made = created_.find(file.number);
+    const LiveFile* record = was != live_.end()       ? &was->second
+                             : made != created_.end() ? &made->second.first
+                                                      : nullptr;
+    if (record != nullptr && !file.filter_known && record->filter_known) {
+      file.filter_known = true;
+      file.filter_bits = record->filter_bits;
+      file.filter_entries = record->filter_entries;
+      file.flushed = record->flushed;
+    }
+    if (made != created_.end()) created_.erase(made);
+    live.emplace(file.number, std::move(file));
+  }
+  live_ = std::move(live);
+  consumed_.clear();
+  known_ = true;
+  unsure_ = false;
+}
+
+void LiveTree::Created(LiveFile file, bool range_known) {
+  const uint64_t number = file.number;
+  created_[number] = {std::move(file), range_known};
+}
+
+void LiveTree::Deleted(uint64_t number) {
+  // A compaction's inputs can be deleted before its OnCompactionCompleted
+  // runs: another job's thread purges obsolete files as soon as the new
+  // version is installed. A file deleted without a job (DeleteFilesInRange)
+  // leaves the tree the same way.
+  created_.erase(number);
+  consumed_.erase(number);
+  live_.erase(number);
+}
+
+void LiveTree::Began(int key, LiveJob job) { jobs_[key] = std::move(job); }
+
+void LiveTree::FlushCompleted(int key, uint64_t number, bool ok) {
+  jobs_.erase(key);
+  if (!ok || number == 0) return;
+  if (consumed_.erase(number) > 0) return;
+  auto made = created_.find(number);
+  if (made == created_.end()) {
+    unsure_ = true;  // no record of the file: a full read finds it
+    return;
+  }
+  LiveFile file = std::move(made->second.first);
+  const bool range_known = made->second.second;
+  created_.erase(made);
+  file.level = 0;
+  file.flushed = true;
+  unsure_ = unsure_ || !range_known;
+  live_[number] = std::move(file);
+}
+
+void LiveTree::CompactionCompleted(
+    int key, const std::vector<uint64_t>& inputs,
+    const std::vector<std::pair<uint64_t, int>>& outputs, bool ok) {
+  jobs_.erase(key);
+  if (!ok) return;
+  std::unordered_map<uint64_t, LiveFile> moved;
+  for (uint64_t number : inputs) {
+    auto it = live_.find(number);
+    if (it == live_.end()) {
+      // A flush's file whose callback has not run yet; else a file already
+      // deleted.
+      if (created_.erase(number) > 0) consumed_.insert(number);
+      continue;
+    }
+    moved.emplace(number, std::move(it->second));
+    live_.erase(it);
+  }
+  for (const auto& [number, level] : outputs) {
+    LiveFile file;
+    auto was = moved.find(number);
+    auto made = created_.find(number);
+    if (was != moved.end()) {
+      file = std::move(was->second);  // a trivial move
+    } else if (made != created_.end()) {
+      file = std::move(made->second.first);
+      unsure_ = unsure_ || !made->second.second;
+      created_.erase(made);
+    } else {
+      unsure_ = true;
+      continue;
+    }
+    file.level = level;
+    live_[number] = std::move(file);
+  }
+}
+
+void LiveTree::DropFlushJobs() {
+  for (auto it = jobs_.begin(); it != jobs_.end();) {
+    it = it->second.flush ? jobs_.erase(it) : std::next(it);
+  }
+}
+
+int LiveTree::LevelOf(uint64_t number) const {
+  auto it = live_.find(number);
+  return it == live_.end() ? -1 : it->second.level;
+}
+
+std::vector<LiveFile> LiveTree::Files() const {
+  std::vector<LiveFile> files;
+  files.reserve(live_.size());
+  for (const auto& [number, file] : live_) files.push_back(file);
+  return files;
+}
+
+std::vector<LiveJob> LiveTree::Jobs() const {
+  std::vector<LiveJob> jobs;
+  for (const auto& [key, job] : jobs_) jobs.push_back(job);
+  return jobs;
+}
+
+}  // namespace monkey
