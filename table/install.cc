@@ -93,6 +93,11 @@ std::shared_ptr<ROCKSDB_NAMESPACE::EventListener> NewShapeListener(
       std::shared_ptr<const MonkeyFilterPolicy>(policy, monkey));
 }
 
+std::shared_ptr<ROCKSDB_NAMESPACE::TablePropertiesCollectorFactory>
+NewKeyRangeCollectorFactory() {
+  return std::make_shared<KeyRangeCollectorFactory>();
+}
+
 ROCKSDB_NAMESPACE::Status InstallForColumnFamilies(
     ROCKSDB_NAMESPACE::DBOptions* db_options,
     const std::vector<ROCKSDB_NAMESPACE::ColumnFamilyDescriptor>&

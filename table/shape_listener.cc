@@ -128,7 +128,6 @@ void ShapeListener::OnFlushBegin(ROCKSDB_NAMESPACE::DB* db,
   // One atomic flush is one job id for all the column families it flushes,
   // each with its own OnFlushBegin: jobs are keyed within a column family.
   trees_[info.cf_name].Began(info.job_id, std::move(job));
-  ++events_[info.cf_name];
   PlanIfStaleLocked(info.cf_name);
 }
 
@@ -143,7 +142,6 @@ void ShapeListener::OnFlushCompleted(
   }
   // The published shape already holds the flush's run.
   trees_[info.cf_name].FlushCompleted(info.job_id, info.file_number, true);
-  ++events_[info.cf_name];
 }
 
 void ShapeListener::OnCompactionBegin(
@@ -170,7 +168,6 @@ void ShapeListener::OnCompactionBegin(
     if (level != info.output_level) drift.Move(info.output_level, keys);
   }
   tree.Began(info.job_id, std::move(job));
-  ++events_[info.cf_name];
   PlanIfStaleLocked(info.cf_name);
 }
 
@@ -188,7 +185,6 @@ void ShapeListener::OnCompactionCompleted(
   }
   LiveTree& tree = trees_[info.cf_name];
   tree.CompactionCompleted(info.job_id, inputs, outputs, info.status.ok());
-  ++events_[info.cf_name];
   // A failed compaction's inputs stayed where they were, not where it was
   // projected.
   if (!info.status.ok()) MarkForPlanLocked(info.cf_name);
@@ -368,7 +364,7 @@ void ShapeListener::Plan(const std::string& column_family) {
   std::vector<LiveFile> files;
   std::vector<LiveJob> jobs;
   SizingOptions sizing;
-  uint64_t events = 0;
+  ShapeDrift drift_at_snapshot;
   // The next flush, as OnFlushBegin will project it: its keys are the last
   // flush's.
   LiveJob next_flush;
@@ -379,7 +375,7 @@ void ShapeListener::Plan(const std::string& column_family) {
     files = tree.Files();
     jobs = tree.Jobs();
     sizing = sizing_;
-    events = events_[column_family];
+    drift_at_snapshot = drift_[column_family];
     next_flush.flush_entries = last_flush_entries_[column_family];
     next_flush.flush_filter_entries_per_key =
         last_flush_filter_rate_[column_family];
@@ -396,12 +392,12 @@ void ShapeListener::Plan(const std::string& column_family) {
   }
   policy->UpdateLiveShape(column_family, shape, level_sizing);
   ++plans_;
+  // Jobs that began meanwhile are not in this shape: their moves still
+  // count towards the next plan (and one that moved the tree far enough
+  // asked for it already).
   std::lock_guard<std::mutex> lock(mu_);
-  if (events_[column_family] == events) {
-    drift_[column_family].Published(shape, policy->options().last_level_filter);
-  } else {
-    MarkForPlanLocked(column_family);  // the tree moved meanwhile
-  }
+  drift_[column_family].PublishedSince(
+      shape, policy->options().last_level_filter, drift_at_snapshot);
 }
 
 void ShapeListener::Refresh(ROCKSDB_NAMESPACE::DB* db) {
@@ -410,10 +406,7 @@ void ShapeListener::Refresh(ROCKSDB_NAMESPACE::DB* db) {
     std::lock_guard<std::mutex> lock(mu_);
     if (!seeded_) SeedFiltersLocked(db);
     FullReadLocked(db);
-    for (const auto& [cf, tree] : trees_) {
-      column_families.push_back(cf);
-      ++events_[cf];
-    }
+    for (const auto& [cf, tree] : trees_) column_families.push_back(cf);
   }
   for (const std::string& cf : column_families) Plan(cf);
 }

@@ -164,9 +164,6 @@ class ShapeListener : public ROCKSDB_NAMESPACE::EventListener {
   std::mutex mu_;       // the state below; never held while planning
   std::map<std::string, LiveTree> trees_;
   std::map<std::string, ShapeDrift> drift_;  // since the last plan
-  // Events that changed each column family's tree: a plan made from a tree
-  // that changed meanwhile is followed by another.
-  std::map<std::string, uint64_t> events_;
   std::map<std::string, double> last_flush_entries_;
   std::map<std::string, double> last_flush_filter_rate_;  // per key
   // Filters of files that were live before the listener: bits, entries.

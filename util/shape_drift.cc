@@ -20,6 +20,21 @@ void ShapeDrift::Published(const std::vector<LiveLevel>& shape,
   moved_keys_.assign(level_keys_.size(), 0);
 }
 
+void ShapeDrift::PublishedSince(const std::vector<LiveLevel>& shape,
+                                bool last_level_filter,
+                                const ShapeDrift& at_snapshot) {
+  std::vector<double> since = moved_keys_;
+  for (size_t i = 0; i < since.size() && i < at_snapshot.moved_keys_.size();
+       ++i) {
+    since[i] -= at_snapshot.moved_keys_[i];
+  }
+  const bool unknown_since = unknown_ && !at_snapshot.unknown_;
+  Published(shape, last_level_filter);
+  if (moved_keys_.size() < since.size()) moved_keys_.resize(since.size(), 0);
+  for (size_t i = 0; i < since.size(); ++i) moved_keys_[i] = since[i];
+  unknown_ = unknown_since;
+}
+
 void ShapeDrift::Move(int level, double keys) {
   if (level < 0 || !(keys >= 0)) {
     unknown_ = true;

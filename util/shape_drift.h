@@ -41,6 +41,12 @@ class ShapeDrift {
   void Published(const std::vector<LiveLevel>& shape,
                  bool last_level_filter = true);
 
+  // As Published, for a shape taken when the drift was `at_snapshot` (a
+  // copy of this one): the moves made since then still count. The
+  // listener plans on a thread of its own while jobs go on.
+  void PublishedSince(const std::vector<LiveLevel>& shape,
+                      bool last_level_filter, const ShapeDrift& at_snapshot);
+
   // A job begun since moves `keys` into or out of `level`. Keys that are
   // not known (negative, or NaN) make the shape stale at once.
   void Move(int level, double keys);

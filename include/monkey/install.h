@@ -12,6 +12,7 @@
 #include "rocksdb/listener.h"
 #include "rocksdb/options.h"
 #include "rocksdb/status.h"
+#include "rocksdb/table_properties.h"
 
 namespace monkey {
 
@@ -35,6 +36,15 @@ ROCKSDB_NAMESPACE::Status Install(const std::string& filter_uri,
 // `policy` is a Monkey policy with shape=live.
 std::shared_ptr<ROCKSDB_NAMESPACE::EventListener> NewShapeListener(
     const std::shared_ptr<const ROCKSDB_NAMESPACE::FilterPolicy>& policy);
+
+// The table properties collector Install adds: it names each new SST's key
+// range, from which the listener keeps the live shape without reading the
+// tree. With NewShapeListener, add it to each column family's
+// table_properties_collector_factories; without it, each new file makes
+// the listener read the whole tree (GetLiveFilesMetaData) at its next
+// event, on a job's thread.
+std::shared_ptr<ROCKSDB_NAMESPACE::TablePropertiesCollectorFactory>
+NewKeyRangeCollectorFactory();
 
 // For DB::Open with column families, which takes its listeners from
 // DBOptions alone: the listener Install put in one column family's Options

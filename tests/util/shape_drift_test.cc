@@ -90,5 +90,31 @@ TEST(ShapeDriftTest, AnUnfilteredLastLevelDoesNotCount) {
   EXPECT_TRUE(drift.Stale());
 }
 
+// A plan is made from a snapshot while jobs go on: the moves made after the
+// snapshot are not in the shape it publishes, and still count.
+TEST(ShapeDriftTest, MovesAfterTheSnapshotStillCount) {
+  const double limit =
+      ShapeDrift::kDefaultTolerance * std::sqrt(890000.0 * 1000000.0);
+  ShapeDrift drift;
+  drift.Published(Tree());
+  drift.Move(6, 0.6 * limit);
+  const ShapeDrift snapshot = drift;  // the planner takes the tree here
+  drift.Move(6, 0.6 * limit);         // a job begins while it plans
+  ShapeDrift plain = drift;
+  plain.Published(Tree());
+  drift.PublishedSince(Tree(), true, snapshot);
+  drift.Move(6, 0.5 * limit);
+  plain.Move(6, 0.5 * limit);
+  EXPECT_TRUE(drift.Stale());  // 0.6 + 0.5 of the limit since the snapshot
+  EXPECT_FALSE(plain.Stale());
+  // Keys unknown after the snapshot still make it stale.
+  ShapeDrift unknown;
+  unknown.Published(Tree());
+  const ShapeDrift before = unknown;
+  unknown.Move(-1, 10);
+  unknown.PublishedSince(Tree(), true, before);
+  EXPECT_TRUE(unknown.Stale());
+}
+
 }  // namespace
 }  // namespace monkey
