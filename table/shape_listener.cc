@@ -2,6 +2,7 @@
 #include "monkey/table/shape_listener.h"
 
 #include <algorithm>
+#include <chrono>
 
 #include "monkey/table/key_range_collector.h"
 #include "monkey/util/level_sizing.h"
@@ -329,17 +330,30 @@ void ShapeListener::MarkForPlanLocked(const std::string& column_family) {
 
 void ShapeListener::PlannerLoop() {
   std::unique_lock<std::mutex> lock(mu_);
+  std::chrono::steady_clock::time_point next_plan;
   while (true) {
     work_cv_.wait(lock, [this] { return stop_ || !to_plan_.empty(); });
+    // The planner's share of a core: after a plan of t, the next waits
+    // until t / kPlannerShare has passed since the last began (unless
+    // someone waits for the plans), and plans the tree as it is then.
+    work_cv_.wait_until(lock, next_plan, [this] { return stop_ || hurry_; });
     if (stop_) break;
+    if (to_plan_.empty()) continue;
     const std::string cf = *to_plan_.begin();
     to_plan_.erase(to_plan_.begin());
     planning_ = true;
     lock.unlock();
+    const auto start = std::chrono::steady_clock::now();
     Plan(cf);
+    next_plan =
+        start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                    (std::chrono::steady_clock::now() - start) / kPlannerShare);
     lock.lock();
     planning_ = false;
-    if (to_plan_.empty()) idle_cv_.notify_all();
+    if (to_plan_.empty()) {
+      hurry_ = false;
+      idle_cv_.notify_all();
+    }
   }
   planning_ = false;
   idle_cv_.notify_all();
@@ -353,6 +367,10 @@ std::vector<LiveFile> ShapeListener::FilesOf(const std::string& column_family) {
 
 void ShapeListener::WaitForPlans() {
   std::unique_lock<std::mutex> lock(mu_);
+  if (!to_plan_.empty()) {
+    hurry_ = true;
+    work_cv_.notify_all();
+  }
   idle_cv_.wait(lock,
                 [this] { return stop_ || (to_plan_.empty() && !planning_); });
 }

@@ -2,6 +2,8 @@
 // shape_drift.h.
 #include "monkey/util/shape_drift.h"
 
+#include <cmath>
+
 namespace monkey {
 
 void ShapeDrift::Published(const std::vector<LiveLevel>& shape,
@@ -16,6 +18,7 @@ void ShapeDrift::Published(const std::vector<LiveLevel>& shape,
     if (shape[i].entries > 0) last = static_cast<int>(i);
   }
   if (!last_level_filter && last >= 0) level_keys_[last] = -1;
+  next_flush_ = shape.empty() ? 0 : shape[0].next_flush_entries;
   for (double keys : level_keys_) filtered_keys_ += keys > 0 ? keys : 0;
   moved_keys_.assign(level_keys_.size(), 0);
 }
@@ -53,8 +56,18 @@ bool ShapeDrift::Stale() const {
     const double moved = moved_keys_[level];
     if (!(moved > 0)) continue;
     const double had = level < level_keys_.size() ? level_keys_[level] : 0;
-    if (had < 0) continue;      // carries no filter
-    if (had == 0) return true;  // a level the plan never saw
+    if (had < 0) continue;  // carries no filter
+    // A level the plan never saw -- except L0 where the plan priced the
+    // next flush's run (LiveLevel::next_flush_entries): what counts there
+    // is how far the runs that came differ from it. Planning for each
+    // flush into an empty L0 (every flush of a sequential load) took most
+    // of the planner's time.
+    if (had == 0 && level == 0 && next_flush_ > 0) {
+      const double off = std::fabs(moved - next_flush_);
+      drift2 += off * off / (next_flush_ * filtered_keys_);
+      continue;
+    }
+    if (had == 0) return true;
     drift2 += moved * moved / (had * filtered_keys_);
   }
   return drift2 > tolerance_ * tolerance_;

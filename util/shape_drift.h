@@ -63,6 +63,7 @@ class ShapeDrift {
   std::vector<double> level_keys_;  // as published; -1: not filtered
   double filtered_keys_ = 0;        // N
   std::vector<double> moved_keys_;  // m_i since then
+  double next_flush_ = 0;           // the run the plan priced into an empty L0
 };
 
 }  // namespace monkey

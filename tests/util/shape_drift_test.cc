@@ -62,6 +62,16 @@ TEST(ShapeDriftTest, KeysIntoALevelThePlanNeverSawAreStale) {
   drift.Published(Tree());
   drift.Move(9, 1);  // below the published shape
   EXPECT_TRUE(drift.Stale());
+  // L0 is the exception where the plan priced the next flush's run: a run
+  // of about that size is what it planned for, one far off is not.
+  std::vector<LiveLevel> priced = Tree();
+  priced[0].next_flush_entries = 1000;
+  drift.Published(priced);
+  drift.Move(0, 1100);
+  EXPECT_FALSE(drift.Stale());
+  drift.Published(priced);
+  drift.Move(0, 1000000);
+  EXPECT_TRUE(drift.Stale());
 }
 
 TEST(ShapeDriftTest, UnknownKeysAreStale) {
