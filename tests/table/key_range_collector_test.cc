@@ -12,17 +12,26 @@
 namespace monkey {
 namespace {
 
+// How many of `factories` are KeyRangeCollector's.
+int KeyRangeCollectors(
+    const std::vector<
+        std::shared_ptr<ROCKSDB_NAMESPACE::TablePropertiesCollectorFactory>>&
+        factories) {
+  int n = 0;
+  for (const auto& f : factories) {
+    n += f != nullptr &&
+         std::string(f->Name()) == KeyRangeCollectorFactory::kClassName();
+  }
+  return n;
+}
+
 TEST(KeyRangeCollectorTest, EachFileNamesItsKeyRange) {
   ROCKSDB_NAMESPACE::Options options;
   options.create_if_missing = true;
   ASSERT_TRUE(Install("monkey:10", &options).ok());
   ASSERT_TRUE(Install("monkey:10", &options).ok());  // installed again
-  int collectors = 0;
-  for (const auto& f : options.table_properties_collector_factories) {
-    collectors +=
-        std::string(f->Name()) == KeyRangeCollectorFactory::kClassName();
-  }
-  EXPECT_EQ(collectors, 1);
+  EXPECT_EQ(KeyRangeCollectors(options.table_properties_collector_factories),
+            1);
   test::TempDir dir;
   auto db = test::OpenOrDie(options, dir.path());
   for (int i = 100; i < 400; i += 3) {
@@ -62,12 +71,9 @@ TEST(KeyRangeCollectorTest, TheOptionsFileLoadsAgain) {
                                                    &db_options, &cfs)
                   .ok());
   ASSERT_EQ(cfs.size(), 1u);
-  int collectors = 0;
-  for (const auto& f : cfs[0].options.table_properties_collector_factories) {
-    collectors +=
-        std::string(f->Name()) == KeyRangeCollectorFactory::kClassName();
-  }
-  EXPECT_EQ(collectors, 1);
+  EXPECT_EQ(
+      KeyRangeCollectors(cfs[0].options.table_properties_collector_factories),
+      1);
 }
 
 TEST(KeyRangeCollectorTest, AFileWithoutTheCollectorHasNoRange) {
