@@ -151,6 +151,9 @@ void ShapeListener::OnCompactionBegin(
   std::lock_guard<std::mutex> lock(mu_);
   trees_[info.cf_name];  // read with the others if it is new
   EnsureKnownLocked(db);
+  // A flush that failed has no OnFlushCompleted: without this, its run
+  // stayed projected in every plan after it.
+  DropCommittedFlushesLocked(db);
   LiveTree& tree = trees_[info.cf_name];
   LiveJob job;
   job.output_level = info.output_level;
@@ -256,9 +259,11 @@ void ShapeListener::SeedFiltersLocked(ROCKSDB_NAMESPACE::DB* db) {
 void ShapeListener::DropCommittedFlushesLocked(ROCKSDB_NAMESPACE::DB* db) {
   // A flush's memtables stay immutable until it commits, and then its file
   // is live: a full read finds it while its job is still in flight, and
-  // projecting the flush too would count its run twice. A DB* reads only
-  // the default column family's memtables; other column families' flushes
-  // leave with their callback.
+  // projecting the flush too would count its run twice. With no immutable
+  // memtable left, no flush of the column family is in flight: a flush
+  // job still listed committed (its file arrives with its callback) or
+  // failed. A DB* reads only the default column family's memtables; other
+  // column families' flushes leave with their callback.
   uint64_t unflushed = 0;
   if (!db->GetIntProperty(
           ROCKSDB_NAMESPACE::DB::Properties::kNumImmutableMemTable,
