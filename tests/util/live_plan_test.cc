@@ -298,6 +298,31 @@ TEST(LivePlanTest, UnplannedLevelsArePlannedAboveTheNextLevelDown) {
   EXPECT_FALSE(PlanLiveTree({{0, 0}, {0, 0}}, options, &plan));
 }
 
+// A flush into an empty L0 is built before the plan that projects it: it
+// gets what the next flush's run is worth at the plan's price, which
+// ProjectLiveShape carries in L0 (a run of the last flush's size).
+TEST(LivePlanTest, AnEmptyL0IsPricedAsTheNextFlush) {
+  LivePlanOptions options;
+  options.bits_per_key = 10;
+  std::vector<LiveLevel> tree = {{0, 0}, {10000, 1}, {100000, 1}};
+  LivePlan plan;
+  ASSERT_TRUE(PlanLiveTree(tree, options, &plan));
+  EXPECT_EQ(LiveMillibitsForLevel(plan, 0, options), 10000);  // unknown
+  tree[0].next_flush_entries = 1000;
+  tree[0].next_flush_runs = 1;
+  ASSERT_TRUE(PlanLiveTree(tree, options, &plan));
+  const int l0 = LiveMillibitsForLevel(plan, 0, options);
+  EXPECT_EQ(l0, PlanRun(1000, 1, plan.plan.lambda, FprModel::FastLocalBloom()));
+  EXPECT_GT(l0, plan.plan.levels[1].millibits_per_key + 2000);
+  // The same run in L0 prices it the same: the estimate changes nothing
+  // once the plan sees the run itself.
+  std::vector<LiveLevel> with_run = tree;
+  with_run[0] = {1000, 1};
+  LivePlan seen;
+  ASSERT_TRUE(PlanLiveTree(with_run, options, &seen));
+  EXPECT_NEAR(seen.plan.levels[0].millibits_per_key, l0, 300);
+}
+
 // objective=memory: the least bits whose Sigma FPR meets the target, by
 // default the Sigma FPR uniform bits_per_key gives the same tree.
 TEST(LivePlanTest, TheMemoryObjectiveMeetsItsTarget) {
