@@ -194,10 +194,7 @@ void ShapeListener::OnCompactionCompleted(
   if (!info.status.ok()) MarkForPlanLocked(info.cf_name);
   // A file the events did not describe: read the tree once, here, rather
   // than at a flush's start, where it delays the flush.
-  if (!tree.known()) {
-    FullReadLocked(db);
-    MarkForPlanLocked(info.cf_name);
-  }
+  EnsureKnownLocked(db);
   // A trivial move's outputs are its inputs, and keep the filters they were
   // built with, where the projection had them rebuilt at the output
   // level's bits: the plan's band counts them at those bits until the next

@@ -24,7 +24,6 @@ void LiveTree::Reset(std::vector<LiveFile> files) {
   live_ = std::move(live);
   consumed_.clear();
   known_ = true;
-  unsure_ = false;
 }
 
 void LiveTree::Created(LiveFile file, bool range_known) {
@@ -50,7 +49,7 @@ void LiveTree::FlushCompleted(int key, uint64_t number, bool ok) {
   if (consumed_.erase(number) > 0) return;
   auto made = created_.find(number);
   if (made == created_.end()) {
-    unsure_ = true;  // no record of the file: a full read finds it
+    known_ = false;  // no record of the file: a full read finds it
     return;
   }
   LiveFile file = std::move(made->second.first);
@@ -58,7 +57,7 @@ void LiveTree::FlushCompleted(int key, uint64_t number, bool ok) {
   created_.erase(made);
   file.level = 0;
   file.flushed = true;
-  unsure_ = unsure_ || !range_known;
+  known_ = known_ && range_known;
   live_[number] = std::move(file);
 }
 
@@ -87,10 +86,10 @@ void LiveTree::CompactionCompleted(
       file = std::move(was->second);  // a trivial move
     } else if (made != created_.end()) {
       file = std::move(made->second.first);
-      unsure_ = unsure_ || !made->second.second;
+      known_ = known_ && made->second.second;
       created_.erase(made);
     } else {
-      unsure_ = true;
+      known_ = false;
       continue;
     }
     file.level = level;

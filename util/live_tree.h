@@ -28,7 +28,7 @@ class LiveTree {
   void Reset(std::vector<LiveFile> files);
   // Whether a full read has happened, and nothing since left the tree
   // unsure (a file whose key range or record is unknown).
-  bool known() const { return known_ && !unsure_; }
+  bool known() const { return known_; }
 
   // A file was built (flush or compaction output), before it is live.
   // `file.level` is ignored; its key range must be set (smallest and
@@ -60,8 +60,7 @@ class LiveTree {
   size_t num_files() const { return live_.size(); }
 
  private:
-  bool known_ = false;
-  bool unsure_ = false;
+  bool known_ = false;                 // read in full, and nothing unsure since
   std::map<uint64_t, LiveFile> live_;  // by number: snapshots in one order
   // Files built and not yet live, with whether their range is known.
   std::unordered_map<uint64_t, std::pair<LiveFile, bool>> created_;
