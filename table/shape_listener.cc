@@ -151,9 +151,10 @@ void ShapeListener::OnCompactionBegin(
   std::lock_guard<std::mutex> lock(mu_);
   trees_[info.cf_name];  // read with the others if it is new
   EnsureKnownLocked(db);
-  // A flush that failed has no OnFlushCompleted: without this, its run
-  // stayed projected in every plan after it.
-  DropCommittedFlushesLocked(db);
+  // The flush that triggered this compaction may have committed without
+  // its callback yet: its file is an input, and must be in L0 for the
+  // compaction to move it. A flush that failed has no callback at all.
+  CommitFlushesLocked(db);
   LiveTree& tree = trees_[info.cf_name];
   LiveJob job;
   job.output_level = info.output_level;
@@ -228,7 +229,7 @@ void ShapeListener::OnTableFileCreated(
   file.filter_entries = static_cast<double>(props.num_filter_entries);
   const bool range_known = KeyRangeOf(props, &file.smallest, &file.largest);
   std::lock_guard<std::mutex> lock(mu_);
-  trees_[info.cf_name].Created(std::move(file), range_known);
+  trees_[info.cf_name].Created(info.job_id, std::move(file), range_known);
 }
 
 void ShapeListener::OnTableFileDeleted(
@@ -253,14 +254,14 @@ void ShapeListener::SeedFiltersLocked(ROCKSDB_NAMESPACE::DB* db) {
   }
 }
 
-void ShapeListener::DropCommittedFlushesLocked(ROCKSDB_NAMESPACE::DB* db) {
+void ShapeListener::CommitFlushesLocked(ROCKSDB_NAMESPACE::DB* db) {
   // A flush's memtables stay immutable until it commits, and then its file
   // is live: a full read finds it while its job is still in flight, and
   // projecting the flush too would count its run twice. With no immutable
   // memtable left, no flush of the column family is in flight: a flush
-  // job still listed committed (its file arrives with its callback) or
-  // failed. A DB* reads only the default column family's memtables; other
-  // column families' flushes leave with their callback.
+  // job still listed committed -- its file is live, its callback still to
+  // come -- or failed. A DB* reads only the default column family's
+  // memtables; other column families' flushes wait for their callback.
   uint64_t unflushed = 0;
   if (!db->GetIntProperty(
           ROCKSDB_NAMESPACE::DB::Properties::kNumImmutableMemTable,
@@ -269,7 +270,7 @@ void ShapeListener::DropCommittedFlushesLocked(ROCKSDB_NAMESPACE::DB* db) {
     return;
   }
   auto it = trees_.find(ROCKSDB_NAMESPACE::kDefaultColumnFamilyName);
-  if (it != trees_.end()) it->second.DropFlushJobs();
+  if (it != trees_.end()) it->second.CommitFlushJobs();
 }
 
 void ShapeListener::EnsureKnownLocked(ROCKSDB_NAMESPACE::DB* db) {
@@ -304,7 +305,7 @@ void ShapeListener::FullReadLocked(ROCKSDB_NAMESPACE::DB* db) {
   // flush of an empty one is planned as the run it is about to make.
   for (auto& [cf, tree] : trees_) files[cf];
   for (auto& [cf, cf_files] : files) trees_[cf].Reset(std::move(cf_files));
-  DropCommittedFlushesLocked(db);
+  CommitFlushesLocked(db);
   // How the default column family's levels are sized, for the plan to see
   // where a backlog drains (util/level_sizing.h). Read here, with the tree:
   // SetOptions changes show at the next full read.

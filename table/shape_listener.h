@@ -143,7 +143,9 @@ class ShapeListener : public ROCKSDB_NAMESPACE::EventListener {
   void FullReadLocked(ROCKSDB_NAMESPACE::DB* db);
   // A full read unless every tree is known.
   void EnsureKnownLocked(ROCKSDB_NAMESPACE::DB* db);
-  void DropCommittedFlushesLocked(ROCKSDB_NAMESPACE::DB* db);
+  // Flush jobs that committed before their callback go live (LiveTree::
+  // CommitFlushJobs), once no immutable memtable is left.
+  void CommitFlushesLocked(ROCKSDB_NAMESPACE::DB* db);
   // Reads the table properties of every live file: never on a flush or
   // compaction thread, where RocksDB tags the thread's reads as the job's
   // (db_stress asserts the tags match, RocksDB 9.11).

@@ -26,8 +26,12 @@ void LiveTree::Reset(std::vector<LiveFile> files) {
   known_ = true;
 }
 
-void LiveTree::Created(LiveFile file, bool range_known) {
+void LiveTree::Created(int key, LiveFile file, bool range_known) {
   const uint64_t number = file.number;
+  auto job = jobs_.find(key);
+  if (job != jobs_.end() && job->second.flush) {
+    flushed_by_[key].push_back(number);
+  }
   created_[number] = {std::move(file), range_known};
 }
 
@@ -45,8 +49,14 @@ void LiveTree::Began(int key, LiveJob job) { jobs_[key] = std::move(job); }
 
 void LiveTree::FlushCompleted(int key, uint64_t number, bool ok) {
   jobs_.erase(key);
-  if (!ok || number == 0) return;
+  flushed_by_.erase(key);
+  if (committed_.erase(number) > 0) return;  // live, or taken since
+  if (ok && number != 0) FlushedIntoL0(number);
+}
+
+void LiveTree::FlushedIntoL0(uint64_t number) {
   if (consumed_.erase(number) > 0) return;
+  if (live_.count(number) > 0) return;  // a full read found it
   auto made = created_.find(number);
   if (made == created_.end()) {
     known_ = false;  // no record of the file: a full read finds it
@@ -97,9 +107,25 @@ void LiveTree::CompactionCompleted(
   }
 }
 
-void LiveTree::DropFlushJobs() {
+void LiveTree::CommitFlushJobs() {
+  // Dropping the jobs alone lost each committed flush's run until its
+  // callback: neither projected nor live, while the compaction it had
+  // triggered took it as an input of no level, and the plan made as that
+  // compaction began missed its keys.
   for (auto it = jobs_.begin(); it != jobs_.end();) {
-    it = it->second.flush ? jobs_.erase(it) : std::next(it);
+    if (!it->second.flush) {
+      ++it;
+      continue;
+    }
+    auto built = flushed_by_.find(it->first);
+    if (built != flushed_by_.end()) {
+      for (uint64_t number : built->second) {
+        FlushedIntoL0(number);
+        committed_.insert(number);
+      }
+      flushed_by_.erase(built);
+    }
+    it = jobs_.erase(it);
   }
 }
 

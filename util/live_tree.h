@@ -30,10 +30,10 @@ class LiveTree {
   // unsure (a file whose key range or record is unknown).
   bool known() const { return known_; }
 
-  // A file was built (flush or compaction output), before it is live.
-  // `file.level` is ignored; its key range must be set (smallest and
-  // largest), else the tree becomes unsure when the file goes live.
-  void Created(LiveFile file, bool range_known);
+  // A file was built (flush or compaction output) by job `key`, before it
+  // is live. `file.level` is ignored; its key range must be set (smallest
+  // and largest), else the tree becomes unsure when the file goes live.
+  void Created(int key, LiveFile file, bool range_known);
   // A file was deleted: its records go, and a live file leaves the tree.
   void Deleted(uint64_t number);
 
@@ -48,9 +48,12 @@ class LiveTree {
   void CompactionCompleted(int key, const std::vector<uint64_t>& inputs,
                            const std::vector<std::pair<uint64_t, int>>& outputs,
                            bool ok);
-  // Jobs that were committed without a callback yet: a flush whose file a
-  // full read already found (see ShapeListener::DropCommittedFlushes).
-  void DropFlushJobs();
+  // The flush jobs in flight have all committed or failed, without their
+  // callbacks yet (ShapeListener::CommitFlushesLocked: no immutable
+  // memtable is left). A committed flush's files go live in L0, as its
+  // FlushCompleted would put them; a failed flush, which has no callback,
+  // leaves nothing.
+  void CommitFlushJobs();
 
   // The level of a live file; -1 if it is not live.
   int LevelOf(uint64_t number) const;
@@ -68,6 +71,13 @@ class LiveTree {
   // flush whose callback comes after a compaction took its file.
   std::unordered_set<uint64_t> consumed_;
   std::map<int, LiveJob> jobs_;
+  // The files each flush job in flight has built, by the job's key.
+  std::unordered_map<int, std::vector<uint64_t>> flushed_by_;
+  // Flushed files CommitFlushJobs made live before their FlushCompleted.
+  std::unordered_set<uint64_t> committed_;
+
+  // A flush's file `number` goes live in L0, if it was built and not taken.
+  void FlushedIntoL0(uint64_t number);
 };
 
 }  // namespace monkey

@@ -55,7 +55,7 @@ TEST(LiveTreeTest, AFlushAddsItsFileToL0) {
   flush.flush = true;
   tree.Began(1, flush);
   EXPECT_EQ(tree.Jobs().size(), 1u);
-  tree.Created(File(7, -1, 10, 20, 100), true);
+  tree.Created(1, File(7, -1, 10, 20, 100), true);
   EXPECT_EQ(tree.num_files(), 1u);  // built, not yet live
   tree.FlushCompleted(1, 7, true);
   EXPECT_TRUE(tree.Jobs().empty());
@@ -77,7 +77,7 @@ TEST(LiveTreeTest, ACompactionReplacesItsInputsWithItsOutputs) {
   tree.Reset({File(1, 0, 0, 99, 100), File(2, 1, 0, 49, 500),
               File(3, 1, 50, 99, 500)});
   tree.Began(9, Compaction(1, {1, 2}));
-  tree.Created(File(10, -1, 0, 49, 600), true);
+  tree.Created(9, File(10, -1, 0, 49, 600), true);
   tree.CompactionCompleted(9, {1, 2}, {{10, 1}}, true);
   EXPECT_EQ(Levels(tree), (std::map<uint64_t, int>{{3, 1}, {10, 1}}));
   tree.CompactionCompleted(10, {3}, {{3, 2}}, true);  // trivial move
@@ -90,7 +90,7 @@ TEST(LiveTreeTest, AFailedCompactionMovesNothing) {
   LiveTree tree;
   tree.Reset({File(1, 0, 0, 99, 100), File(2, 1, 0, 99, 500)});
   tree.Began(9, Compaction(1, {1, 2}));
-  tree.Created(File(10, -1, 0, 99, 600), true);
+  tree.Created(9, File(10, -1, 0, 99, 600), true);
   tree.CompactionCompleted(9, {1, 2}, {{10, 1}}, false);
   EXPECT_EQ(Levels(tree), (std::map<uint64_t, int>{{1, 0}, {2, 1}}));
   EXPECT_TRUE(tree.Jobs().empty());
@@ -101,7 +101,7 @@ TEST(LiveTreeTest, AFailedCompactionMovesNothing) {
 TEST(LiveTreeTest, WhatNoEventDescribesMakesTheTreeUnsure) {
   LiveTree tree;
   tree.Reset({File(1, 1, 0, 99, 100)});
-  tree.Created(File(2, -1, 0, 9, 10), /*range_known=*/false);
+  tree.Created(1, File(2, -1, 0, 9, 10), /*range_known=*/false);
   tree.FlushCompleted(1, 2, true);
   EXPECT_FALSE(tree.known());
   tree.Reset({File(1, 1, 0, 99, 100), File(2, 0, 0, 9, 10)});
@@ -118,7 +118,7 @@ TEST(LiveTreeTest, ADeletedFileLeavesTheTree) {
   tree.Reset({File(1, 1, 0, 99, 100), File(2, 1, 100, 199, 100)});
   tree.Deleted(1);
   EXPECT_EQ(Levels(tree), (std::map<uint64_t, int>{{2, 1}}));
-  tree.Created(File(3, -1, 100, 199, 100), true);
+  tree.Created(7, File(3, -1, 100, 199, 100), true);
   tree.Deleted(2);  // purged before its compaction's callback
   tree.CompactionCompleted(7, {2}, {{3, 2}}, true);
   EXPECT_EQ(Levels(tree), (std::map<uint64_t, int>{{3, 2}}));
@@ -130,18 +130,53 @@ TEST(LiveTreeTest, ADeletedFileLeavesTheTree) {
 TEST(LiveTreeTest, AFlushTakenBeforeItsCallbackIsNotAdded) {
   LiveTree tree;
   tree.Reset({});
-  tree.Created(File(4, -1, 0, 9, 10), true);
-  tree.Created(File(5, -1, 0, 9, 10), true);
+  tree.Created(1, File(4, -1, 0, 9, 10), true);
+  tree.Created(2, File(5, -1, 0, 9, 10), true);
   tree.CompactionCompleted(2, {4}, {{5, 1}}, true);
   tree.FlushCompleted(1, 4, true);
   EXPECT_EQ(Levels(tree), (std::map<uint64_t, int>{{5, 1}}));
+}
+
+// RocksDB commits a flush, then calls OnFlushCompleted: in between, the
+// compaction the new L0 file triggers can begin, and even end. With no
+// immutable memtable left, the flush jobs still listed have committed, and
+// their files are live in L0 -- the compaction's inputs -- before their
+// callbacks come. Dropping the jobs alone left the file out of the tree:
+// neither projected nor live, its keys missing from the plan.
+TEST(LiveTreeTest, AFlushCommittedBeforeItsCallbackIsInL0) {
+  LiveTree tree;
+  tree.Reset({File(1, 1, 0, 999, 1000)});
+  LiveJob flush;
+  flush.flush = true;
+  tree.Began(3, flush);
+  tree.Created(3, File(7, -1, 0, 999, 100), true);
+  tree.Began(4, flush);  // failed: no file, no callback
+  tree.CommitFlushJobs();
+  EXPECT_TRUE(tree.Jobs().empty());
+  EXPECT_EQ(Levels(tree), (std::map<uint64_t, int>{{1, 1}, {7, 0}}));
+  EXPECT_EQ(tree.LevelOf(7), 0);
+  tree.FlushCompleted(3, 7, true);
+  EXPECT_EQ(Levels(tree), (std::map<uint64_t, int>{{1, 1}, {7, 0}}));
+  EXPECT_TRUE(tree.known());
+
+  // Taken by a compaction before its callback.
+  tree.Began(5, flush);
+  tree.Created(5, File(8, -1, 0, 999, 100), true);
+  tree.CommitFlushJobs();
+  tree.Began(6, Compaction(1, {7, 8, 1}));
+  tree.Created(6, File(9, -1, 0, 999, 1200), true);
+  tree.CompactionCompleted(6, {7, 8, 1}, {{9, 1}}, true);
+  for (uint64_t n : {7, 8, 1}) tree.Deleted(n);
+  tree.FlushCompleted(5, 8, true);
+  EXPECT_EQ(Levels(tree), (std::map<uint64_t, int>{{9, 1}}));
+  EXPECT_TRUE(tree.known());
 }
 
 // A full read keeps the filters the events recorded: metadata has none.
 TEST(LiveTreeTest, AFullReadKeepsTheFiltersRecorded) {
   LiveTree tree;
   tree.Reset({});
-  tree.Created(File(4, -1, 0, 9, 10), true);
+  tree.Created(1, File(4, -1, 0, 9, 10), true);
   LiveFile read = File(4, 0, 0, 9, 10);
   read.filter_known = false;
   tree.Reset({read});
@@ -151,26 +186,38 @@ TEST(LiveTreeTest, AFullReadKeepsTheFiltersRecorded) {
 }
 
 // Over a long run of random flushes, compactions and trivial moves (fixed
-// seed), the files the events leave are the files a full read would find.
+// seed), the files the events leave are the files a full read would find:
+// also when flush callbacks come late, after compactions that began (and
+// committed the flushes) or took their files.
 TEST(LiveTreeTest, EventsLeaveTheTreeAFullReadFinds) {
   std::mt19937 rng(29);
   std::map<uint64_t, LiveFile> truth;
   LiveTree tree;
   tree.Reset({});
   uint64_t next = 1;
+  std::vector<std::pair<int, uint64_t>> late;  // flush callbacks to come
   for (int step = 0; step < 2000; ++step) {
     const int kind = rng() % 3;
     const int job = step;
+    if (!late.empty() && rng() % 2 == 0) {
+      tree.FlushCompleted(late.front().first, late.front().second, true);
+      late.erase(late.begin());
+    }
     if (kind == 0 || truth.empty()) {
       LiveJob flush;
       flush.flush = true;
       tree.Began(job, flush);
       LiveFile f = File(next++, 0, 0, 999, 100);
-      tree.Created(f, true);
-      tree.FlushCompleted(job, f.number, true);
+      tree.Created(job, f, true);
+      if (rng() % 2 == 0) {
+        tree.FlushCompleted(job, f.number, true);
+      } else {
+        late.push_back({job, f.number});
+      }
       truth[f.number] = f;
       continue;
     }
+    tree.CommitFlushJobs();  // as each compaction begins
     // Up to three inputs from one level, into the next.
     auto it = truth.begin();
     std::advance(it, rng() % truth.size());
@@ -192,7 +239,7 @@ TEST(LiveTreeTest, EventsLeaveTheTreeAFullReadFinds) {
         truth.erase(n);
       }
       LiveFile f = File(next++, out, 0, 999, entries);
-      tree.Created(f, true);
+      tree.Created(job, f, true);
       outputs.push_back({f.number, out});
       truth[f.number] = f;
     }
@@ -200,6 +247,9 @@ TEST(LiveTreeTest, EventsLeaveTheTreeAFullReadFinds) {
     for (uint64_t n : inputs) {
       if (!truth.count(n)) tree.Deleted(n);
     }
+  }
+  for (const auto& [job, number] : late) {
+    tree.FlushCompleted(job, number, true);
   }
   ASSERT_TRUE(tree.known());
   std::map<uint64_t, int> expected;
