@@ -118,16 +118,38 @@ TEST(ShapeListenerTest, JobsKeepTheShapeFromTheirEvents) {
   }
 }
 
+// Realized filter bits per filter entry in the files below L0.
+double RealizedBitsBelowL0(ROCKSDB_NAMESPACE::DB* db) {
+  std::vector<ROCKSDB_NAMESPACE::LiveFileMetaData> files;
+  db->GetLiveFilesMetaData(&files);
+  ROCKSDB_NAMESPACE::TablePropertiesCollection props;
+  EXPECT_TRUE(db->GetPropertiesOfAllTables(&props).ok());
+  double bits = 0, entries = 0;
+  for (const auto& f : files) {
+    auto p = props.find(f.db_path + f.name);
+    if (f.level == 0 || p == props.end()) continue;
+    bits += 8.0 * p->second->filter_size;
+    entries += p->second->num_filter_entries;
+  }
+  return entries > 0 ? bits / entries : 0;
+}
+
 // Dynamic level sizing off, so the tree grows downwards one level at a time
 // and its deepest level is L1, then L2, then L3 -- never num_levels - 1.
+// The budget holds below L0; L0's files take their premium on top while
+// they last (docs/decisions/001-l0-premium-at-rest.md), and how many are
+// left at rest -- none to three here -- is up to RocksDB's timing: over 12
+// runs at load 3, after each step, the whole tree realized 8.04-8.42 bits
+// per entry and the levels below L0 7.82-8.24.
 TEST(ShapeListenerTest, LiveShapeHoldsTheBudgetOnAYoungTree) {
   struct Run {
     std::string uri;
-    std::vector<double> realized;  // after each step
+    std::vector<double> realized;  // below L0, after each step
+    std::vector<double> whole;     // the whole tree, after each step
     std::vector<int> deepest;
   };
-  std::vector<Run> runs = {{"id=monkey;bits_per_key=8;shape=live", {}, {}},
-                           {"id=monkey;bits_per_key=8;shape=static", {}, {}}};
+  std::vector<Run> runs = {{"id=monkey;bits_per_key=8;shape=live"},
+                           {"id=monkey;bits_per_key=8;shape=static"}};
   const std::vector<int> steps = {100000, 200000, 400000};
   for (Run& run : runs) {
     test::TempDir dir;
@@ -137,7 +159,8 @@ TEST(ShapeListenerTest, LiveShapeHoldsTheBudgetOnAYoungTree) {
     for (int step : steps) {
       Load(db.get(), loaded, step, &rng);
       loaded = step;
-      run.realized.push_back(test::RealizedBitsPerFilterEntry(db.get()));
+      run.realized.push_back(RealizedBitsBelowL0(db.get()));
+      run.whole.push_back(test::RealizedBitsPerFilterEntry(db.get()));
       run.deepest.push_back(DeepestLevel(db.get()));
     }
   }
@@ -145,9 +168,11 @@ TEST(ShapeListenerTest, LiveShapeHoldsTheBudgetOnAYoungTree) {
     SCOPED_TRACE("after " + std::to_string(steps[i]) + " keys, deepest L" +
                  std::to_string(runs[0].deepest[i]));
     EXPECT_LT(runs[0].deepest[i], 6);  // a young tree
+    printf("%d keys: live %.3f below L0, %.3f in all; static %.3f in all\n",
+           steps[i], runs[0].realized[i], runs[0].whole[i], runs[1].whole[i]);
     EXPECT_NEAR(runs[0].realized[i], 8.0, 0.05 * 8.0) << "live";
     // The static plan gives the young tree's deepest level upper-level bits.
-    EXPECT_GT(runs[1].realized[i], 1.5 * 8.0) << "static";
+    EXPECT_GT(runs[1].whole[i], 1.5 * 8.0) << "static";
   }
 }
 
@@ -254,22 +279,6 @@ TEST(ShapeListenerTest, AnUnfedPolicyPlansForTheDepthItSees) {
       EXPECT_LE(levels, deepest + 1) << plan;
     }
   }
-}
-
-// Realized filter bits per filter entry in the files below L0.
-double RealizedBitsBelowL0(ROCKSDB_NAMESPACE::DB* db) {
-  std::vector<ROCKSDB_NAMESPACE::LiveFileMetaData> files;
-  db->GetLiveFilesMetaData(&files);
-  ROCKSDB_NAMESPACE::TablePropertiesCollection props;
-  EXPECT_TRUE(db->GetPropertiesOfAllTables(&props).ok());
-  double bits = 0, entries = 0;
-  for (const auto& f : files) {
-    auto p = props.find(f.db_path + f.name);
-    if (f.level == 0 || p == props.end()) continue;
-    bits += 8.0 * p->second->filter_size;
-    entries += p->second->num_filter_entries;
-  }
-  return entries > 0 ? bits / entries : 0;
 }
 
 // With a prefix extractor RocksDB adds each key's prefix to its filter too,
