@@ -4,7 +4,10 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <memory>
 #include <unordered_map>
+
+#include "monkey/util/fpr_hull.h"
 
 namespace monkey {
 namespace {
@@ -150,6 +153,8 @@ bool PlanLiveTree(const std::vector<LiveLevel>& levels,
   // gives a run of the settled level's size and reach (the last level's
   // size as PlannedLastLevelEntries has it); each L0 file at what a run of
   // its own size and reach is worth. Indexed like the live shape.
+  std::vector<std::shared_ptr<const FprHull>> owned;
+  const std::vector<const FprHull*> hulls = HullsFor(models, &owned);
   auto bits_at = [&](double log_lambda) {
     const double lambda = std::exp(log_lambda);
     std::vector<int> millibits(n, 0);
@@ -158,7 +163,7 @@ bool PlanLiveTree(const std::vector<LiveLevel>& levels,
       if (level.filtered && level.runs > 0) {
         const double entries =
             i == last && last > 0 ? last_entries : level.entries;
-        millibits[i] = PlanRun(entries, level.runs, lambda, models[i]);
+        millibits[i] = PlanRun(entries, level.runs, lambda, *hulls[i]);
       }
     }
     return millibits;

@@ -242,14 +242,17 @@ std::string StaticShape(double size_ratio, int num_levels,
 
 int PlanRun(double entries, double runs, double lambda, const FprModel& model) {
   if (!(runs > 0)) return 0;
-  const std::shared_ptr<const FprHull> hull = HullFor(model);
-  if (!(entries > 0)) return hull->millibits.back();
-  const size_t v = HullVertexAt(*hull, entries, runs, std::log(lambda));
+  return PlanRun(entries, runs, lambda, *HullFor(model));
+}
+
+int PlanRun(double entries, double runs, double lambda, const FprHull& hull) {
+  if (!(runs > 0)) return 0;
+  if (!(entries > 0)) return hull.millibits.back();
+  const size_t v = HullVertexAt(hull, entries, runs, std::log(lambda));
   // No filter at all is the other choice: worth it if the cheapest filter
   // saves less than it costs at this price.
-  const double with =
-      runs * hull->fpr[v] + lambda * entries * hull->millibits[v];
-  return with < runs ? hull->millibits[v] : 0;
+  const double with = runs * hull.fpr[v] + lambda * entries * hull.millibits[v];
+  return with < runs ? hull.millibits[v] : 0;
 }
 
 std::vector<LevelShape> LiveShape(std::vector<LevelShape> levels,

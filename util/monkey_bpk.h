@@ -33,6 +33,8 @@
 
 namespace monkey {
 
+struct FprHull;  // fpr_hull.h
+
 // What one level of the tree holds.
 struct LevelShape {
   double entries = 0;    // keys in the level (all its runs together)
@@ -106,6 +108,10 @@ std::string StaticShape(double size_ratio, int num_levels,
 // not in the plan, at the plan's price: what the optimum would give them had
 // they been in it. 0 when no filter is worth its memory at that price.
 int PlanRun(double entries, double runs, double lambda, const FprModel& model);
+// The same with the model's hull (HullFor) already in hand: a planner that
+// prices its levels at many lambdas looks each hull up once, not once per
+// price (HullFor takes a lock and builds the model's name as a key).
+int PlanRun(double entries, double runs, double lambda, const FprHull& hull);
 
 // The shape of a live tree from its levels' entries and runs (L0: one run
 // per file). The deepest non-empty level is the last level: with
