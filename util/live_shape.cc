@@ -172,22 +172,20 @@ void LiveLevel::AddBuilt(double entries, double bits, double keys) {
                                       : 0] += entries;
 }
 
-std::vector<LiveLevel> ProjectLiveShape(const std::vector<LiveFile>& files,
-                                        const std::vector<LiveJob>& jobs,
-                                        const LiveJob* next_flush) {
-  std::vector<LiveLevel> levels;
-  auto level_of = [&](int level) -> LiveLevel& {
-    if (levels.size() <= static_cast<size_t>(level)) levels.resize(level + 1);
-    return levels[level];
-  };
-  // Where each input goes, and which job takes it.
-  std::unordered_map<uint64_t, size_t> job_of;
-  for (size_t j = 0; j < jobs.size(); ++j) {
-    for (uint64_t number : jobs[j].input_files) job_of[number] = j;
-  }
-  // With max_open_files limited, RocksDB loads the entry counts of only 20
-  // files when it opens a DB; the others read 0 until rebuilt. Count those
-  // from their filters, else from their size at the known bytes per entry.
+namespace {
+
+LiveLevel& LevelOf(std::vector<LiveLevel>* levels, int level) {
+  if (levels->size() <= static_cast<size_t>(level)) levels->resize(level + 1);
+  return (*levels)[level];
+}
+
+// Each file's filter entries: its filter's, where known; else its keys at
+// its level's filter entries per key (`rates`, set here). With
+// max_open_files limited, RocksDB loads the entry counts of only 20 files
+// when it opens a DB; the others read 0 until rebuilt. Count those from
+// their filters, else from their size at the known bytes per entry.
+std::vector<double> FilterEntriesOf(const std::vector<LiveFile>& files,
+                                    FilterEntryRates* rates) {
   double known_bytes = 0, known_entries = 0;
   for (const LiveFile& file : files) {
     if (file.entries > 0) {
@@ -206,14 +204,75 @@ std::vector<LiveLevel> ProjectLiveShape(const std::vector<LiveFile>& files,
     }
     keys.push_back(e);
   }
-  const FilterEntryRates rates = FilterEntriesPerKey(files, keys);
+  *rates = FilterEntriesPerKey(files, keys);
   std::vector<double> entries;
   for (size_t i = 0; i < files.size(); ++i) {
     const LiveFile& file = files[i];
     entries.push_back(file.filter_known && file.filter_entries > 0
                           ? file.filter_entries
-                          : keys[i] * rates.At(file.level));
+                          : keys[i] * rates->At(file.level));
   }
+  return entries;
+}
+
+// A flush adds one L0 run: each flush in flight, and `next_flush` as the
+// run L0 is priced at while empty. Its keys, if unknown, are guessed at the
+// size of an L0 file or of any file; its reach at the newest flush's
+// (`newest_flush_share`, -1 with no flushed file).
+void AddFlushRuns(const std::vector<LiveFile>& files,
+                  const std::vector<double>& entries,
+                  const std::vector<LiveJob>& jobs, const LiveJob* next_flush,
+                  const FilterEntryRates& rates, double newest_flush_share,
+                  std::vector<LiveLevel>* levels) {
+  double guess = 1.0;
+  if (!levels->empty() && (*levels)[0].entries > 0) {
+    int l0_files = 0;
+    for (const LiveFile& f : files) l0_files += f.level == 0;
+    if (l0_files > 0) guess = (*levels)[0].entries / l0_files;
+  } else if (!files.empty()) {
+    double total = 0;
+    for (double e : entries) total += e;
+    guess = std::max(1.0, total / static_cast<double>(files.size()));
+  }
+  const double flush_reach =
+      newest_flush_share >= 0 ? std::max(newest_flush_share, 1e-9) : 1.0;
+  auto flush_run = [&](const LiveJob& job) {
+    const double rate = job.flush_filter_entries_per_key > 0
+                            ? job.flush_filter_entries_per_key
+                            : rates.At(0);
+    return job.flush_entries > 0 ? job.flush_entries * rate : guess;
+  };
+  for (const LiveJob& job : jobs) {
+    if (!job.flush) continue;
+    const double run = flush_run(job);
+    LiveLevel& l0 = LevelOf(levels, 0);
+    l0.entries += run;
+    l0.fluid_entries += run;
+    l0.runs += flush_reach;
+  }
+  for (LiveLevel& level : *levels) {
+    if (!(level.entries > 0)) level = LiveLevel();
+  }
+  if (next_flush != nullptr) {
+    LiveLevel& l0 = LevelOf(levels, 0);
+    l0.next_flush_entries = flush_run(*next_flush);
+    l0.next_flush_runs = flush_reach;
+  }
+}
+
+}  // namespace
+
+std::vector<LiveLevel> ProjectLiveShape(const std::vector<LiveFile>& files,
+                                        const std::vector<LiveJob>& jobs,
+                                        const LiveJob* next_flush) {
+  std::vector<LiveLevel> levels;
+  // Where each input goes, and which job takes it.
+  std::unordered_map<uint64_t, size_t> job_of;
+  for (size_t j = 0; j < jobs.size(); ++j) {
+    for (uint64_t number : jobs[j].input_files) job_of[number] = j;
+  }
+  FilterEntryRates rates;
+  const std::vector<double> entries = FilterEntriesOf(files, &rates);
   // Key shares in rank space, and each file's units, to merge ranges.
   std::vector<std::string_view> ends;
   const std::vector<Span> spans = SpansOf(files, &ends);
@@ -236,14 +295,14 @@ std::vector<LiveLevel> ProjectLiveShape(const std::vector<LiveFile>& files,
     int level = file.level;
     if (job != job_of.end()) {
       level = jobs[job->second].output_level;
-      level_of(level).fluid_entries += entries[i];
+      LevelOf(&levels, level).fluid_entries += entries[i];
       if (level == 0) {
         merged_l0_runs[job->second].push_back(range);
       } else {
         level_ranges[level].push_back(range);
       }
     } else {
-      LiveLevel& l = level_of(level);
+      LiveLevel& l = LevelOf(&levels, level);
       if (file.filter_known) {
         l.AddBuilt(entries[i], file.filter_bits, file.filter_entries);
       }
@@ -253,50 +312,16 @@ std::vector<LiveLevel> ProjectLiveShape(const std::vector<LiveFile>& files,
         level_ranges[level].push_back(range);
       }
     }
-    level_of(level).entries += entries[i];
+    LevelOf(&levels, level).entries += entries[i];
   }
   for (const auto& [level, ranges] : level_ranges) {
-    level_of(level).runs = std::min(1.0, MassOf(ranges, prefix));
+    LevelOf(&levels, level).runs = std::min(1.0, MassOf(ranges, prefix));
   }
   for (const auto& [job, ranges] : merged_l0_runs) {
-    level_of(0).runs += std::min(1.0, MassOf(ranges, prefix));
+    LevelOf(&levels, 0).runs += std::min(1.0, MassOf(ranges, prefix));
   }
-  // A flush adds one L0 run. Its keys, if unknown, are guessed at the size
-  // of an L0 file or of any file; its reach at the newest flush's.
-  double guess = 1.0;
-  if (!levels.empty() && levels[0].entries > 0) {
-    int l0_files = 0;
-    for (const LiveFile& f : files) l0_files += f.level == 0;
-    if (l0_files > 0) guess = levels[0].entries / l0_files;
-  } else if (!files.empty()) {
-    double total = 0;
-    for (double e : entries) total += e;
-    guess = std::max(1.0, total / static_cast<double>(files.size()));
-  }
-  const double flush_reach =
-      newest_flush_share >= 0 ? std::max(newest_flush_share, 1e-9) : 1.0;
-  auto flush_run = [&](const LiveJob& job) {
-    const double rate = job.flush_filter_entries_per_key > 0
-                            ? job.flush_filter_entries_per_key
-                            : rates.At(0);
-    return job.flush_entries > 0 ? job.flush_entries * rate : guess;
-  };
-  for (const LiveJob& job : jobs) {
-    if (!job.flush) continue;
-    const double run = flush_run(job);
-    LiveLevel& l0 = level_of(0);
-    l0.entries += run;
-    l0.fluid_entries += run;
-    l0.runs += flush_reach;
-  }
-  for (LiveLevel& level : levels) {
-    if (!(level.entries > 0)) level = LiveLevel();
-  }
-  if (next_flush != nullptr) {
-    LiveLevel& l0 = level_of(0);
-    l0.next_flush_entries = flush_run(*next_flush);
-    l0.next_flush_runs = flush_reach;
-  }
+  AddFlushRuns(files, entries, jobs, next_flush, rates, newest_flush_share,
+               &levels);
   return levels;
 }
 
