@@ -134,9 +134,15 @@ Plan PolicyPlan(const std::vector<LiveLevel>& live, double bits_per_key,
   return plan.plan;
 }
 
-std::string Advise(const std::vector<AdvisorLevel>& levels,
-                   const std::vector<LiveFile>& files, Advice* advice) {
-  std::map<int, const AdvisorLevel*> by_level;
+namespace {
+
+// The levels by number, or what is wrong with the facts: each level once,
+// in [0, 64), finite and >= 0, and the files are the levels' files (the
+// shape comes from them).
+std::string CheckedLevels(
+    const std::vector<AdvisorLevel>& levels, const std::vector<LiveFile>& files,
+    std::map<int, const AdvisorLevel*>* levels_by_number) {
+  std::map<int, const AdvisorLevel*>& by_level = *levels_by_number;
   for (const AdvisorLevel& l : levels) {
     if (!(l.files > 0)) continue;
     if (l.level < 0 || l.level >= kMaxLevel) {
@@ -154,7 +160,6 @@ std::string Advise(const std::vector<AdvisorLevel>& levels,
   }
   if (by_level.empty()) return "no SST files";
   if (!HasFilters(levels)) return "no filters";
-  // The files must be the levels' files: the shape comes from them.
   std::map<int, double> files_at;
   for (const LiveFile& f : files) {
     const std::string name = "file " + std::to_string(f.number);
@@ -181,29 +186,49 @@ std::string Advise(const std::vector<AdvisorLevel>& levels,
              ", which has no level facts";
     }
   }
+  return "";
+}
 
-  // Filter entries per stored key: the budget is in real bits per filter
-  // entry (with a prefix extractor, prefixes; with whole-key filtering
-  // too, keys and prefixes), and the listener publishes each level in
-  // filter entries (FilterEntriesPerKey). By level where it has filters,
-  // else over the tree's filtered keys; 1 where nothing is known.
-  std::map<int, double> rate_at;
+// Filter entries per stored key: the budget is in real bits per filter
+// entry (with a prefix extractor, prefixes; with whole-key filtering too,
+// keys and prefixes), and the listener publishes each level in filter
+// entries (FilterEntriesPerKey). By level where it has filters, else over
+// the tree's filtered keys; 1 where nothing is known.
+struct StoredKeyRates {
+  std::map<int, double> at;
+  double tree = 1.0;
+  double operator()(int level) const {
+    auto it = at.find(level);
+    return it != at.end() ? it->second : tree;
+  }
+};
+
+StoredKeyRates RatesOf(const std::map<int, const AdvisorLevel*>& by_level) {
+  StoredKeyRates rates;
   double tree_filter_entries = 0, tree_filtered_keys = 0;
   for (const auto& [level, l] : by_level) {
     const double filtered_keys = l->entries - l->unfiltered_entries;
     if (!(l->filter_entries > 0 && l->filter_bytes > 0 && filtered_keys > 0)) {
       continue;
     }
-    rate_at[level] = l->filter_entries / filtered_keys;
+    rates.at[level] = l->filter_entries / filtered_keys;
     tree_filter_entries += l->filter_entries;
     tree_filtered_keys += filtered_keys;
   }
-  const double tree_rate =
-      tree_filtered_keys > 0 ? tree_filter_entries / tree_filtered_keys : 1.0;
-  auto rate = [&](int level) {
-    auto it = rate_at.find(level);
-    return it != rate_at.end() ? it->second : tree_rate;
-  };
+  if (tree_filtered_keys > 0) {
+    rates.tree = tree_filter_entries / tree_filtered_keys;
+  }
+  return rates;
+}
+
+}  // namespace
+
+std::string Advise(const std::vector<AdvisorLevel>& levels,
+                   const std::vector<LiveFile>& files, Advice* advice) {
+  std::map<int, const AdvisorLevel*> by_level;
+  const std::string error = CheckedLevels(levels, files, &by_level);
+  if (!error.empty()) return error;
+  const StoredKeyRates rate = RatesOf(by_level);
 
   Advice a;
   a.filter = SuggestedFilter(levels);
