@@ -221,17 +221,13 @@ StoredKeyRates RatesOf(const std::map<int, const AdvisorLevel*>& by_level) {
   return rates;
 }
 
-}  // namespace
-
-std::string Advise(const std::vector<AdvisorLevel>& levels,
-                   const std::vector<LiveFile>& files, Advice* advice) {
-  std::map<int, const AdvisorLevel*> by_level;
-  const std::string error = CheckedLevels(levels, files, &by_level);
-  if (!error.empty()) return error;
-  const StoredKeyRates rate = RatesOf(by_level);
-
-  Advice a;
-  a.filter = SuggestedFilter(levels);
+// The tree as it is: its live shape as the listener would publish it,
+// probes per lookup, filter entries, and today's FPRs, bytes and Sigma
+// FPR. Returns what is wrong, or "".
+std::string DescribeTree(const std::map<int, const AdvisorLevel*>& by_level,
+                         const std::vector<LiveFile>& files,
+                         const StoredKeyRates& rate, Advice* advice) {
+  Advice& a = *advice;
   // What the listener would publish: no jobs in flight, each file in filter
   // entries (its keys at its level's rate), and no filter known as built,
   // so that the controller does not steer against filters another policy
@@ -278,6 +274,22 @@ std::string Advise(const std::vector<AdvisorLevel>& levels,
   }
   if (!(a.filtered_entries > 0)) return "no keys in the filtered levels";
   a.bits_per_key_now = 8 * a.filter_bytes_now / a.filtered_entries;
+  return "";
+}
+
+}  // namespace
+
+std::string Advise(const std::vector<AdvisorLevel>& levels,
+                   const std::vector<LiveFile>& files, Advice* advice) {
+  std::map<int, const AdvisorLevel*> by_level;
+  const std::string error = CheckedLevels(levels, files, &by_level);
+  if (!error.empty()) return error;
+  const StoredKeyRates rate = RatesOf(by_level);
+
+  Advice a;
+  a.filter = SuggestedFilter(levels);
+  const std::string tree_error = DescribeTree(by_level, files, rate, &a);
+  if (!tree_error.empty()) return tree_error;
 
   // What a plan's millibits are worth here: Sum FPR by probes per lookup,
   // bits for the keys each level's filters would hold.
