@@ -202,9 +202,9 @@ void ShapeListener::OnCompactionCompleted(
   // plan, which the drift of the jobs begun since brings (their keys were
   // counted when the move began). Re-planning at each one ran a sequential
   // load, where nearly every compaction is a trivial move, at 0.81x Bloom's
-  // rate on the deep preset's tree (docs/design.md, "What a refresh
-  // costs"); in the simulation, waiting left Sigma FPR and the bits where
-  // re-planning at once had them.
+  // rate on the deep preset's tree (docs/design.md#refresh-cost); in the
+  // simulation, waiting left Sigma FPR and the bits where re-planning at once
+  // had them.
 }
 
 void ShapeListener::OnExternalFileIngested(

@@ -593,7 +593,7 @@ int RunSingle(const std::vector<uint64_t>& steps) {
   return 0;
 }
 
-// The bounds a matrix cell is held to (docs/design.md, "The live plan").
+// The bounds a matrix cell is held to (docs/design.md#live-plan).
 constexpr double kMaxStepRatio = 1.25;
 constexpr double kMaxSettledRatio = 1.10;
 constexpr double kMaxBudgetDeviation = 0.05;

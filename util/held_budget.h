@@ -4,8 +4,8 @@
 // built with, so at a moment when L0's premium takes the tree over its
 // budget, L0's bits are what a plan could still move. grow_tree --matrix
 // uses it to tell a mid-load step that no choice of L0's bits could have
-// held both the budget and Sigma FPR near the optimum (docs/design.md,
-// "Holding the budget mid-load").
+// held both the budget and Sigma FPR near the optimum
+// (docs/decisions/003-no-cap-on-l0-premium-mid-load.md).
 #pragma once
 
 #include <vector>

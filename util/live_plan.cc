@@ -30,7 +30,7 @@ constexpr double kUnderBand = 0.03;
 // Objective::kMemory's band is as wide, under its target: the target is a
 // ceiling ("never worse than uniform filters"), and a band around it held
 // the tree 3% over on average. The target also drops as the tree settles
-// (upper levels reach fewer lookups, docs/design.md "The dual"), so
+// (upper levels reach fewer lookups, docs/design.md#dual), so
 // settled trees sat over it more often than under. In the simulator, over
 // 72 growth paths (memtables of 9,000 and 36,000 keys, base level 1-4x,
 // T = 6-10, sizing on and off, compactions 3 and 20 memtables behind), 344
@@ -64,7 +64,7 @@ constexpr double kSpansTheKeys = 0.99;
 // it holds most of the keys; its best bits differ between them by
 // log(drained / now) / ln(2)^2. Planned for either alone it loses in the
 // other, and halfway in bits -- a level of the geometric mean of the two
-// sizes -- measured best in both (docs/design.md, "Backlogs"). Only where
+// sizes -- measured best in both (docs/design.md#backlogs). Only where
 // the backlog ends in this level: under dynamic sizing always; without it,
 // not where the deepest level is itself past its target and a young tree's
 // next level is coming (its files are about to be rewritten too). And only
@@ -181,11 +181,10 @@ LivePlanner::LivePlanner(const std::vector<LiveLevel>& levels,
   // they stay: once the backlog has drained, the last level holds most of
   // the keys at too many bits, and the levels above, rewritten since, make
   // up for it with too few. Fast bulk loads with dynamic sizing on settled
-  // at up to 1.16x the optimum's Sigma FPR that way (docs/design.md,
-  // "Backlogs"). So the last level is priced between the level it is and
-  // the level it drains to (PlannedLastLevelEntries), at the same price as
-  // the others; the levels above are planned as they are, for the short
-  // while their files live there.
+  // at up to 1.16x the optimum's Sigma FPR that way (docs/design.md#backlogs).
+  // So the last level is priced between the level it is and the level it drains
+  // to (PlannedLastLevelEntries), at the same price as the others; the levels
+  // above are planned as they are, for the short while their files live there.
   for (size_t i = 1; i < n_; ++i) {
     if (settled_[i].entries > 0) last_ = i;
   }

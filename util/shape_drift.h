@@ -3,7 +3,7 @@
 // its cost grows with the tree, while the change one flush or compaction
 // makes shrinks with it. On the deep preset's tree of ~1,600 64 KiB files,
 // a refresh at every flush and compaction event halved fillrandom's rate
-// (docs/design.md, "What a refresh costs"). So jobs that move the tree
+// (docs/design.md#refresh-cost). So jobs that move the tree
 // little wait for the next refresh. Pure: no RocksDB in here;
 // table/shape_listener.cc feeds it.
 //

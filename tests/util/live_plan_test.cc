@@ -102,12 +102,11 @@ TEST(LivePlanTest, FilesSideBySideGetTheSameBits) {
   EXPECT_NEAR(Bits(plan, 2), 8, 0.02);
 }
 
-// What the plan before this one got wrong (docs/design.md, "The live
-// plan"): the last level's files were built
-// when it was the only level, with the whole budget, and sit above its plan
-// now. That overspend is the past's; the upper levels, rewritten most
-// often, must not pay it back. Inside the band they get exactly what they
-// get when nothing is overspent.
+// What the plan before this one got wrong (docs/design.md#live-plan): the last
+// level's files were built when it was the only level, with the whole budget,
+// and sit above its plan now. That overspend is the past's; the upper levels,
+// rewritten most often, must not pay it back. Inside the band they get exactly
+// what they get when nothing is overspent.
 TEST(LivePlanTest, ALevelsOverspendIsNotTakenFromTheOthers) {
   const LivePlan fresh = PlanOrDie(
       {{0, 0}, {0, 0}, {0, 0}, {0, 0}, {20000, 1}, {160000, 1}, {1280000, 1}},
@@ -129,7 +128,7 @@ TEST(LivePlanTest, ALevelsOverspendIsNotTakenFromTheOthers) {
 
 // A fast load with dynamic sizing on leaves the tree upside down: RocksDB
 // merged a backed-up L0 into L4, which now holds almost four times the
-// last level's keys (the 1 MiB matrix cell of docs/design.md, "Backlogs").
+// last level's keys (the 1 MiB matrix cell of docs/design.md#backlogs).
 // The last level's new files are priced halfway in bits between the small
 // level it is for now and the level it drains to -- over 400,000 keys once
 // L4 and L5 are back within their targets: a level of the geometric mean

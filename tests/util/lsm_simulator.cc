@@ -7,7 +7,7 @@
 // backed-up L0's size; 7.x merges such an L0 into the base level whole,
 // and a fast load then turns the tree upside down. Scored the 6.x way, the
 // simulator never reached the state in which the real DB's fast loads
-// settled worst (docs/design.md, "Backlogs").
+// settled worst (docs/design.md#backlogs).
 #include "monkey/tests/util/lsm_simulator.h"
 
 #include <algorithm>
