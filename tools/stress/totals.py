@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Totals of tools/stress.sh runs, one line each, from the summary.json that
-summarize.py wrote in each mode-and-policy directory: what a results table
-of docs/integration.md holds, generated rather than added up by hand.
+summarize.py wrote in each mode-and-policy directory: the totals.txt of a
+bench/results/*-stress-*/ record, generated rather than added up by hand.
 
 Usage: totals.py OUT_DIR [OUT_DIR...]
 Prints per OUT_DIR: db_stress runs, operations (exact + a lower bound in
