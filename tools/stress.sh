@@ -64,8 +64,8 @@
 #                  default FORK_DIR's build, else the ones on PATH), the
 #                  per-level plan checked in column families of N or more
 #                  non-empty levels (default 3; see check_filters.py), and
-#                  --shape the plan the policy followed (static: no shape
-#                  listener, as in db_stress, the last level num_levels - 1;
+#                  --shape the plan the policy followed (static: shape=static
+#                  or no shape listener, the last level num_levels - 1;
 #                  live: the deepest non-empty level; default: static if
 #                  the OPTIONS file says shape=static, else live)
 # Environment:

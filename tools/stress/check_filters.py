@@ -21,11 +21,11 @@ Usage: check_filters.py --ldb=LDB --sst_dump=SST_DUMP --db=DB --expect=SPEC
   --allow_young  pass a database where no column family is that deep
                  (by default that fails: it cannot show the plan)
   --shape=S      the plan the policy followed, for which level is the last:
-                 static (no shape listener fed the policy, as in db_stress
-                 and db_crashtest.py: RocksDB's tools attach none, so Monkey
-                 plans each file for its level of the OPTIONS file's
-                 num_levels, the last being num_levels - 1) or live (the
-                 deepest non-empty level is the last). Default: static when
+                 static (a policy with shape=static, or one no shape
+                 listener fed: Monkey plans each file for its level of the
+                 OPTIONS file's num_levels, the last being num_levels - 1)
+                 or live (the deepest non-empty level is the last; the
+                 db_stress that tools/stress.sh builds adds the listener). Default: static when
                  the OPTIONS file's policy says shape=static, else live.
 
 Reads: the DB's latest OPTIONS file (every column family's filter_policy),
