@@ -120,22 +120,10 @@ const std::unordered_map<std::string, OptionTypeInfo> kMonkeyOptionsInfo = {
     {"max_sum_fpr", ExactDouble(offsetof(MonkeyOptions, max_sum_fpr))},
 };
 
-FilterChoice ChoiceOf(const MonkeyOptions& options) {
-  switch (options.filter) {
-    case MonkeyOptions::Filter::kRibbon:
-      return FilterChoice::kRibbon;
-    case MonkeyOptions::Filter::kAuto:
-      return FilterChoice::kAuto;
-    case MonkeyOptions::Filter::kBloom:
-      break;
-  }
-  return FilterChoice::kBloom;
-}
-
 // The average budget, for files whose level is unknown or outside the plan.
 int AverageMillibits(const MonkeyOptions& options, int level) {
   return BuildableMillibits(options.bits_per_key,
-                            ModelForLevel(ChoiceOf(options), level));
+                            ModelForLevel(options.filter, level));
 }
 
 LivePlanOptions LivePlanOptionsOf(const MonkeyOptions& options,
@@ -143,10 +131,8 @@ LivePlanOptions LivePlanOptionsOf(const MonkeyOptions& options,
   LivePlanOptions live;
   live.bits_per_key = options.bits_per_key;
   live.last_level_filter = options.last_level_filter;
-  live.filter = ChoiceOf(options);
-  live.objective = options.objective == MonkeyOptions::Objective::kMemory
-                       ? Objective::kMemory
-                       : Objective::kSumFpr;
+  live.filter = options.filter;
+  live.objective = options.objective;
   live.max_sum_fpr = options.max_sum_fpr;
   live.sizing = sizing;
   return live;
@@ -236,7 +222,7 @@ Status MonkeyFilterPolicy::Replan() {
     std::vector<LevelShape> shape;
     StaticShape(o.size_ratio, kDefaultNumLevels, o.last_level_filter, &shape);
     const double least =
-        LeastSumFpr(shape, ModelsForLevels(ChoiceOf(o), shape.size()));
+        LeastSumFpr(shape, ModelsForLevels(o.filter, shape.size()));
     if (o.max_sum_fpr < least) {
       return Status::InvalidArgument(
           "monkey: max_sum_fpr cannot be reached",
@@ -273,7 +259,7 @@ MonkeyFilterPolicy::StaticPlan(int num_levels) const {
   assert(error.empty());
   (void)error;
   const std::vector<FprModel> models =
-      ModelsForLevels(ChoiceOf(options_), plans->shape.size());
+      ModelsForLevels(options_.filter, plans->shape.size());
   if (options_.objective == MonkeyOptions::Objective::kMemory) {
     const double target =
         options_.max_sum_fpr > 0
@@ -380,7 +366,7 @@ int MonkeyFilterPolicy::MillibitsForLevel(
 }
 
 bool MonkeyFilterPolicy::BuildsRibbon(int level) const {
-  return monkey::BuildsRibbon(ChoiceOf(options_), level);
+  return monkey::BuildsRibbon(options_.filter, level);
 }
 
 const FilterPolicy* MonkeyFilterPolicy::BuiltinFor(int level,

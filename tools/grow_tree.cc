@@ -238,16 +238,7 @@ monkey::FilterChoice ChoiceOf(const ROCKSDB_NAMESPACE::FilterPolicy* policy) {
   const auto* monkey = policy == nullptr
                            ? nullptr
                            : policy->CheckedCast<monkey::MonkeyFilterPolicy>();
-  if (monkey != nullptr) {
-    switch (monkey->options().filter) {
-      case monkey::MonkeyOptions::Filter::kRibbon:
-        return monkey::FilterChoice::kRibbon;
-      case monkey::MonkeyOptions::Filter::kAuto:
-        return monkey::FilterChoice::kAuto;
-      case monkey::MonkeyOptions::Filter::kBloom:
-        return monkey::FilterChoice::kBloom;
-    }
-  }
+  if (monkey != nullptr) return monkey->options().filter;
   // ribbonfilter:N builds Bloom at L0 (bloom_before_level=0).
   return policy != nullptr &&
                  std::string(policy->Name()).find("ibbon") != std::string::npos

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "monkey/plan_choices.h"
+
 namespace monkey {
 
 enum class FilterKind {
@@ -68,15 +70,6 @@ int ToMillibits(double bits_per_key);
 // 3.4% under its FPR.
 constexpr uint64_t kFilterMetadataBytes = 5;
 double FilterBodyBitsPerKey(uint64_t filter_bytes, uint64_t keys);
-
-// Which filter a level gets: the `filter` option of the policy.
-enum class FilterChoice {
-  kBloom,   // FastLocalBloom everywhere
-  kRibbon,  // Standard128Ribbon everywhere
-  // Bloom for flushes and L0, which are short-lived and fast to build,
-  // Ribbon below (like RocksDB's bloom_before_level=0).
-  kAuto,
-};
 
 // Whether a file at `level` (0 for flushes, -1 unknown) is built as Ribbon.
 bool BuildsRibbon(FilterChoice choice, int level);

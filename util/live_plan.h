@@ -13,12 +13,6 @@
 
 namespace monkey {
 
-// What the plan minimises (the policy's `objective` option).
-enum class Objective {
-  kSumFpr,  // "fpr": the least Sigma FPR for the budget bits_per_key
-  kMemory,  // "memory": the least filter bits for a Sigma FPR target
-};
-
 struct LivePlanOptions {
   double bits_per_key = 10;  // the average budget, in real bits per key
   bool last_level_filter = true;

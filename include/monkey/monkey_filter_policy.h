@@ -37,6 +37,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "monkey/plan_choices.h"
 #include "rocksdb/db.h"
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/utilities/object_registry.h"
@@ -59,14 +60,8 @@ struct MonkeyOptions {
   // compaction that takes in the oldest run builds).
   bool last_level_filter = true;
   // The filter each level gets; in options strings "bloom", "ribbon" or
-  // "auto".
-  enum class Filter {
-    kBloom,   // FastLocalBloom
-    kRibbon,  // Standard128Ribbon, ~30% smaller at the same FPR, slower
-    // Bloom for flushes and L0, which are short-lived and fast to build,
-    // Ribbon below (like RocksDB's bloom_before_level=0).
-    kAuto,
-  };
+  // "auto" (plan_choices.h).
+  using Filter = FilterChoice;
   Filter filter = Filter::kBloom;
   // What a column family is planned for; in options strings "live" or
   // "static".
@@ -79,17 +74,13 @@ struct MonkeyOptions {
     kStatic,
   };
   Shape shape = Shape::kLive;
-  // What the plan minimises; in options strings "fpr" or "memory".
-  enum class Objective {
-    // The least Sigma FPR for the budget bits_per_key: memory is fixed.
-    kSumFpr,
-    // The least filter memory whose Sigma FPR is at most max_sum_fpr, or,
-    // without one, at most what uniform bits_per_key filters give the same
-    // tree ("never worse than bloomfilter:<bits_per_key>, with less
-    // memory"). The saving grows with the tree's depth: at T = 10 the
-    // model matches uniform 10 bits with 9.1 bits/key at 2 runs, 6.8 at 6.
-    kMemory,
-  };
+  // What the plan minimises; in options strings "fpr" or "memory"
+  // (plan_choices.h). kMemory: the least filter memory whose Sigma FPR is at
+  // most max_sum_fpr, or, without one, at most what uniform bits_per_key
+  // filters give the same tree ("never worse than bloomfilter:<bits_per_key>,
+  // with less memory"). The saving grows with the tree's depth: at T = 10
+  // the model matches uniform 10 bits with 9.1 bits/key at 2 runs, 6.8 at 6.
+  using Objective = monkey::Objective;
   Objective objective = Objective::kSumFpr;
   // objective=memory's target: expected false positives per absent-key
   // lookup, a fraction (0.02: 2 in 100). 0 means none is set.
