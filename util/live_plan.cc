@@ -241,11 +241,15 @@ std::vector<int> LivePlanner::BitsAt(double log_lambda) const {
 // there; L0's files, small runs, take their premium on top while they
 // last, so that once L0 drains the tree holds the budget rather than
 // sitting under it by that premium (2.7% at monkey:10 in compare.sh's
-// default preset, costing 7% of its Sigma FPR, when L0 was in). A tree of
-// L0 alone spends at L0's bits.
+// default preset, costing 7% of its Sigma FPR, when L0 was in). L0 that
+// did not settle spends at its own bits: a tree of L0 alone (folded into a
+// level SettleL0 adds past the live shape), or L0 over a level that carries
+// no filter, where it stays in the budget. Left out there, it spent nothing
+// at any price and took the hull's top, 48 bits a key.
 double LivePlanner::Spend(const std::vector<int>& millibits) const {
   double bits = 0, keys = 0;
-  if (settled_.size() > n_) {
+  if (settled_.size() > n_ ||
+      (settled_[0].entries > 0 && settled_[0].filtered)) {
     bits = live_.shape[0].entries * millibits[0] / 1000.0;
     keys = live_.shape[0].entries;
   }

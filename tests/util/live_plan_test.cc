@@ -252,6 +252,20 @@ TEST(LivePlanTest, NoPriceHighEnoughMeansNoFilter) {
   EXPECT_EQ(plan.new_file_budget, 0);
 }
 
+// L0 cannot settle into a level that carries no filter (SettleL0), so with
+// last_level_filter=false a young tree of L0 over the last level alone --
+// dynamic sizing's base level is the last on a small DB -- has only L0 in
+// its budget. Counted nowhere, it spent nothing at any price, and the plan
+// gave L0's files the hull's top, 48 bits a key at a budget of 10.
+TEST(LivePlanTest, AnL0OverAnUnfilteredLastLevelHoldsTheBudget) {
+  const LivePlan plan = PlanOrDie(
+      {{1000, 2}, {0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}, {100000, 1}}, 10,
+      /*last_level_filter=*/false);
+  EXPECT_NEAR(Bits(plan, 0), 10, 0.1);
+  EXPECT_EQ(plan.plan.levels[6].millibits_per_key, 0);
+  EXPECT_NEAR(plan.new_file_budget, 10, 0.1);
+}
+
 // The correction and its bound can sit at one price, on one hull segment,
 // at different mixes (Ribbon's vertices are 1.045 bits apart): judged by
 // their prices, the correction won and priced new files at 1.94 bits for
