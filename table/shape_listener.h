@@ -18,8 +18,9 @@
 //
 // Reads of the whole tree (GetLiveFilesMetaData) are rare and counted
 // (full_reads): at the first event after DB::Open, at Refresh (RefreshShape,
-// ingestion), and when an event leaves the tree unsure -- a file deleted
-// without a job, a file whose key range no event gave. A file's key range
+// ingestion), and when an event leaves the tree unsure -- a file no event
+// described, or whose key range no event gave. (A file deleted without a
+// job, by DeleteFilesInRange, just leaves the tree.) A file's key range
 // comes from KeyRangeCollector (table/key_range_collector.h), which Install
 // adds to the column family's options; without it each new file makes the
 // next event read the tree.
