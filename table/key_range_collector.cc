@@ -34,6 +34,7 @@ class KeyRangeCollector : public ROCKSDB_NAMESPACE::TablePropertiesCollector {
     memcpy(largest_.data(), key.data(), key.size());
     return ROCKSDB_NAMESPACE::Status::OK();
   }
+
   ROCKSDB_NAMESPACE::Status Finish(
       ROCKSDB_NAMESPACE::UserCollectedProperties* properties) override {
     if (any_) {
