@@ -121,7 +121,7 @@ class LivePlanner {
               const LivePlanOptions& options);
 
   // False where the tree holds no filtered keys or its shape is invalid.
-  bool Plannable() const;
+  bool Plannable() const { return plannable_; }
   // The plan for the options' objective, evaluated on the live shape.
   LivePlan Plan();
 
@@ -146,6 +146,7 @@ class LivePlanner {
   size_t last_ = 0;
   double last_entries_ = 0;
   double sunk_bits_ = 0, known_ = 0;
+  bool plannable_ = false;
   bool steerable_ = false;
 };
 
@@ -169,7 +170,9 @@ LivePlanner::LivePlanner(const std::vector<LiveLevel>& levels,
   for (const LevelShape& level : settled_) {
     if (level.filtered) settled_keys_ += level.entries;
   }
-  if (!Plannable()) return;
+  plannable_ = settled_keys_ > 0 &&
+               ValidatePlanInputs(settled_, options.bits_per_key).empty();
+  if (!plannable_) return;
   models_ = ModelsForLevels(options.filter, settled_.size());
   live_models_ = ModelsForLevels(options.filter, n_);
   hulls_ = HullsFor(models_, &owned_hulls_);
@@ -210,11 +213,6 @@ LivePlanner::LivePlanner(const std::vector<LiveLevel>& levels,
     if (live_.shape[i].filtered) fluid += levels[i].fluid_entries;
   }
   steerable_ = fluid > 0 && known_ > 0.1 * settled_keys_;
-}
-
-bool LivePlanner::Plannable() const {
-  return settled_keys_ > 0 &&
-         ValidatePlanInputs(settled_, options_.bits_per_key).empty();
 }
 
 // Millibits per level at price lambda (expected false positives saved per
