@@ -180,7 +180,7 @@ def monkey_checks(results):
     ("monkey10/memory") at most 1.05x its sum FPR (what the 200k absent
     lookups measure to) in fewer bytes. Where a bar is missed and the model
     predicts that for the tree (monkey:7 on a tree of two or three levels,
-    docs/experiments.md), the line says EXPECTED with the model's figures
+    docs/benchmarks.md#method), the line says EXPECTED with the model's figures
     beside the measured ones, not FAIL."""
     out = []
     for num, by in results_by_size(results):
