@@ -26,6 +26,7 @@ import datetime
 import gzip
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -150,7 +151,7 @@ def main():
     with open(os.path.join(record, "command.txt"), "w") as f:
         f.write(f"# {args.why}\n" if args.why else "")
         f.write(f"# commit {git('rev-parse', 'HEAD')}, run from {ROOT}\n")
-        f.write(" ".join(command) + "\n")
+        f.write(shlex.join(command) + "\n")
         f.write(f"# started {start:%Y-%m-%d %H:%M:%S} UTC, "
                 f"{wall / 60:.1f} min, exit status {status}\n")
         if results_dir:

@@ -18,6 +18,9 @@ tool wrote (bench/record.py keeps it):
   - grow_tree --matrix (matrix*.json[.gz]): cells within bounds and the
     settled and worst-step ratios, by load regime;
   - depth_sweep.py (depth.csv): the ratios by filtered runs;
+  - bench/advisor_validation.py (summary.json): the advisor against
+    readmissing, and the bytes its suggestions realized;
+  - a text file in a record: as the tool printed it;
   - fpr_check baselines (a directory of them, tests/baselines): each one's
     filter, realized bits per filter entry, Sigma FPR and filter bytes.
 Without --check it rewrites the blocks in place; with --check it changes
@@ -40,6 +43,7 @@ from contextlib import redirect_stdout
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
+sys.path.insert(0, os.path.join(ROOT, "bench"))
 
 BLOCK = re.compile(
     r"(<!-- bench/tables\.py: ([\w./-]+) -->\n)(.*?)"
@@ -131,8 +135,15 @@ def load_json(path):
 def render(record):
     """The text a record renders to, by what its tool wrote."""
     path = os.path.join(ROOT, record)
+    if os.path.isfile(path):  # a tool's own text output, as it printed it
+        with open(path) as f:
+            return f.read()
     if not os.path.isdir(path):
         raise ValueError(f"{record}: no such record")
+    summary = os.path.join(path, "summary.json")
+    if os.path.exists(summary):
+        import advisor_validation
+        return advisor_validation.table(load_json(summary))
     results = os.path.join(path, "results.json")
     if os.path.exists(results):
         saved = load_json(results)
