@@ -11,8 +11,8 @@ Writes bench/results/<YYYYMMDD>-<commit>-<NAME>/:
   run.log      everything the command printed (gzipped when over 256 KiB);
   and the small files (.json, .csv, .txt up to 4 MiB) of the results
   directory the command names in its "results in DIR" line, as
-  tools/compare.sh, tools/writetax.py, tools/depth_sweep.py and
-  tools/frontier.py print it.
+  tools/compare.sh, bench/writetax.py, bench/depth_sweep.py and
+  bench/frontier.py print it.
 
 The record names the commit that ran, so the tree must be clean: a record of
 code that no commit holds could not be reproduced. bench/tables.py turns
