@@ -30,7 +30,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import check_filters  # noqa: E402
+import sst_facts  # noqa: E402
 
 
 def info_logs(db):
@@ -126,8 +126,8 @@ def main():
     ap.add_argument("--db", required=True)
     ap.add_argument("--json")
     args = ap.parse_args()
-    cfs = check_filters.live_files(args.ldb, args.db)
-    tables = check_filters.table_properties(args.sst_dump, args.db)
+    cfs = sst_facts.live_files(args.ldb, args.db)
+    tables = sst_facts.table_properties(args.sst_dump, args.db)
     born = origins(args.db)
     report = []
     for cf, levels in sorted(cfs.items()):
