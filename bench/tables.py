@@ -17,7 +17,7 @@ tool wrote (bench/record.py keeps it):
     table and issue 29's bar;
   - grow_tree --matrix (matrix*.json[.gz]): cells within bounds and the
     settled and worst-step ratios, by load regime;
-  - depth_sweep.py (depth.csv): the ratios by filtered runs;
+  - depth_sweep.py (depth.json): its table of ratios by filtered runs;
   - bench/advisor_validation.py (summary.json): the advisor against
     readmissing, and the bytes its suggestions realized;
   - a text file in a record: as the tool printed it;
@@ -29,7 +29,6 @@ record renders to. Python's standard library only.
 """
 
 import argparse
-import csv
 import difflib
 import glob
 import gzip
@@ -113,10 +112,10 @@ def render_baselines(baselines):
     return text_table(rows)
 
 
-def render_depth(rows):
-    keep = [k for k in rows[0] if k]
-    return text_table([tuple(keep)] + [tuple(r[k] for k in keep)
-                                       for r in rows])
+def render_depth(saved):
+    from comparison.depth import table
+    model = {int(runs): m for runs, m in saved["model"].items()}
+    return table(saved["ratios"], model)
 
 
 def text_table(rows):
@@ -160,10 +159,9 @@ def render(record):
             baselines.append((os.path.basename(name)[:-5], saved))
     if baselines:
         return render_baselines(baselines)
-    depth = os.path.join(path, "depth.csv")
+    depth = os.path.join(path, "depth.json")
     if os.path.exists(depth):
-        with open(depth) as f:
-            return render_depth(list(csv.DictReader(f)))
+        return render_depth(load_json(depth))
     raise ValueError(f"{record}: nothing bench/tables.py can render")
 
 
