@@ -100,8 +100,7 @@ const std::unordered_map<std::string, OptionTypeInfo> kMonkeyOptionsInfo = {
 
 }  // namespace
 
-const std::unordered_map<std::string, OptionTypeInfo>*
-MonkeyOptionsTypeInfo() {
+const std::unordered_map<std::string, OptionTypeInfo>* MonkeyOptionsTypeInfo() {
   return &kMonkeyOptionsInfo;
 }
 

@@ -192,8 +192,7 @@ std::string MonkeyFilterPolicy::PlanToString(
     }
   }
   header += ", filter " + FilterNameOf(options_.filter) + ", " +
-            std::to_string(plans->shape.size()) +
-            " levels";
+            std::to_string(plans->shape.size()) + " levels";
   if (!plans->live) {
     snprintf(budget, sizeof(budget), ", size_ratio %g", options_.size_ratio);
     header += budget;

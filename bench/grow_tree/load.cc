@@ -1,6 +1,4 @@
 // grow_tree: how a tree is loaded and grown step by step (grow_tree.h).
-#include "monkey/bench/grow_tree/grow_tree.h"
-
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -16,6 +14,7 @@
 #include <thread>
 
 #include "gflags/gflags.h"
+#include "monkey/bench/grow_tree/grow_tree.h"
 #include "monkey/filter_report.h"
 #include "monkey/install.h"
 #include "monkey/monkey_filter_policy.h"
@@ -29,7 +28,6 @@
 #include "rocksdb/db.h"
 #include "rocksdb/statistics.h"
 #include "rocksdb/table.h"
-
 
 namespace grow_tree {
 

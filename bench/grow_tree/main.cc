@@ -23,8 +23,6 @@
 //     1.25x of the optimum at every step and 1.10x once settled, the
 //     budget within 5% at every settled step, and (dynamic sizing on) live
 //     within 1.05x of the static shape at equal memory.
-#include "monkey/bench/grow_tree/grow_tree.h"
-
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -40,6 +38,7 @@
 #include <thread>
 
 #include "gflags/gflags.h"
+#include "monkey/bench/grow_tree/grow_tree.h"
 #include "monkey/filter_report.h"
 #include "monkey/install.h"
 #include "monkey/monkey_filter_policy.h"
@@ -146,19 +145,6 @@ int RunSingle(const std::vector<uint64_t>& steps) {
   return 0;
 }
 
-// The bounds a matrix cell is held to (docs/design.md#live-plan).
-constexpr double kMaxStepRatio = 1.25;
-constexpr double kMaxSettledRatio = 1.10;
-constexpr double kMaxBudgetDeviation = 0.05;
-constexpr double kMaxLiveOverStaticFpr = 1.05;
-// The static shape's ratio at its own bytes is measured only when its
-// optimum expects this many false positives over the probes: below it the
-// ratio is noise (one false positive more or less moves it by 1/N), and a
-// static plan that spends several times the budget -- 48 bits/key on L0
-// files that trivial moves carry down under sequential keys -- leaves
-// next to none.
-constexpr double kMinStaticFalsePositives = 30;
-
 }  // namespace
 }  // namespace grow_tree
 
@@ -170,7 +156,8 @@ int main(int argc, char** argv) {
   gflags::ParseCommandLineFlags(&argc, &argv, true);
   if (FLAGS_matrix) return grow_tree::RunMatrix();
   std::vector<uint64_t> steps;
-  for (const auto& s : grow_tree::Split(FLAGS_steps, ',')) steps.push_back(std::stoull(s));
+  for (const auto& s : grow_tree::Split(FLAGS_steps, ','))
+    steps.push_back(std::stoull(s));
   if (steps.empty() || !std::is_sorted(steps.begin(), steps.end())) {
     fprintf(stderr, "grow_tree: --steps must be increasing key counts\n");
     return 1;

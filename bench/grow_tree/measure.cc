@@ -1,7 +1,5 @@
 // grow_tree: what one step measures -- shape, filters, false positives per
 // absent lookup -- and the optimum it is held to (grow_tree.h).
-#include "monkey/bench/grow_tree/grow_tree.h"
-
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -17,6 +15,7 @@
 #include <thread>
 
 #include "gflags/gflags.h"
+#include "monkey/bench/grow_tree/grow_tree.h"
 #include "monkey/filter_report.h"
 #include "monkey/install.h"
 #include "monkey/monkey_filter_policy.h"
@@ -30,7 +29,6 @@
 #include "rocksdb/db.h"
 #include "rocksdb/statistics.h"
 #include "rocksdb/table.h"
-
 
 namespace grow_tree {
 
