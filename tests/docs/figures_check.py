@@ -15,15 +15,19 @@ generates from committed data elsewhere (tests/baselines). And the docs name no
 commit: hashes belong in records, decision records, HISTORY.md and commit
 messages.
 
-Decision records (docs/decisions/) and HISTORY.md are history: they quote
-the runs of their time by the commit that recorded them, and are not
-checked.
+Decision records (docs/decisions/NNN-*.md) are history: they quote runs of
+their time, many from before records were kept, by the commit and the doc
+version that recorded them. Each must name its evidence (an **Evidence:**
+field), and every record it links and every commit it names must exist (the
+commits when the source is a git checkout). HISTORY.md names the commits of
+its entries and is not checked.
 
 Usage: figures_check.py <source dir>
 """
 import glob
 import os
 import re
+import subprocess
 import sys
 
 # A figure right after a comparison (≤ 1.05x, >= 0.99x) is a bound, not a
@@ -95,9 +99,37 @@ def check(root, path):
     return errors
 
 
+def commit_exists(root, name):
+    return subprocess.run(
+        ["git", "-C", root, "rev-parse", "--verify", "--quiet",
+         name + "^{commit}"], capture_output=True).returncode == 0
+
+
+def check_decision(root, path):
+    errors = []
+    rel = os.path.relpath(path, root)
+    with open(path) as f:
+        text = f.read()
+    if "**Evidence:**" not in text:
+        errors.append(f"{rel}: names no evidence (an **Evidence:** field)")
+    for name in RECORD.findall(text):
+        if not is_record(root, name.rstrip(".")):
+            errors.append(f"{rel}: bench/results/{name} is not a record")
+    if os.path.isdir(os.path.join(root, ".git")) or os.path.isfile(
+            os.path.join(root, ".git")):
+        for commit in sorted(set(COMMIT.findall(RECORD.sub("", text)))):
+            if not commit_exists(root, commit):
+                errors.append(f"{rel}: commit {commit} is not in the "
+                              "repository's history")
+    return errors
+
+
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else "."
     errors = [e for path in docs(root) for e in check(root, path)]
+    errors += [e for path in sorted(glob.glob(
+        os.path.join(root, "docs", "decisions", "[0-9]*.md")))
+        for e in check_decision(root, path)]
     for e in errors:
         print(e)
     if errors:
