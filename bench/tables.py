@@ -18,6 +18,8 @@ tool wrote (bench/record.py keeps it):
   - grow_tree --matrix (matrix*.json[.gz]): cells within bounds and the
     settled and worst-step ratios, by load regime;
   - depth_sweep.py (depth.json): its table of ratios by filtered runs;
+  - frontier.py (frontier.json): the bytes each filter needs at each Sigma
+    FPR, as frontier.py prints them;
   - bench/advisor_validation.py (summary.json): the advisor against
     readmissing, and the bytes its suggestions realized;
   - a text file in a record: as the tool printed it;
@@ -159,6 +161,10 @@ def render(record):
             baselines.append((os.path.basename(name)[:-5], saved))
     if baselines:
         return render_baselines(baselines)
+    frontier = os.path.join(path, "frontier.json")
+    if os.path.exists(frontier):
+        from comparison.frontier import summary as frontier_table
+        return frontier_table(load_json(frontier)["points"])
     depth = os.path.join(path, "depth.json")
     if os.path.exists(depth):
         return render_depth(load_json(depth))
