@@ -9,10 +9,10 @@ Writes bench/results/<YYYYMMDD>-<commit>-<NAME>/:
   machine.txt  CPUs, memory, OS, kernel, compiler, RocksDB package, and the
                load average at the start and the end;
   run.log      everything the command printed (gzipped when over 256 KiB);
-  and the small files (.json, .csv, .txt up to 4 MiB) of the results
+  and the small files (.json, .csv, .txt, .png up to 4 MiB) of the results
   directory the command names in its "results in DIR" line, as
-  tools/compare.sh, tools/writetax.py, tools/depth_sweep.py and
-  tools/frontier.py print it.
+  tools/compare.sh, bench/writetax.py, bench/depth_sweep.py and
+  bench/frontier.py print it.
 
 The record names the commit that ran, so the tree must be clean: a record of
 code that no commit holds could not be reproduced. bench/tables.py turns
@@ -26,6 +26,7 @@ import datetime
 import gzip
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -33,7 +34,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RESULTS = os.path.join(ROOT, "bench", "results")
-KEPT_SUFFIXES = (".json", ".csv", ".txt")
+KEPT_SUFFIXES = (".json", ".csv", ".txt", ".png")
 KEPT_MAX_BYTES = 4 << 20
 LOG_GZIP_BYTES = 256 << 10
 
@@ -126,10 +127,10 @@ def main():
     if git("status", "--porcelain", "--untracked-files=no"):
         sys.exit("record: the tree has uncommitted changes; commit first, so "
                  "that the record names the code that ran")
-    commit = git("rev-parse", "--short=7", "HEAD")
+    commit = git("rev-parse", "HEAD")  # the code that runs, read before it does
     start = datetime.datetime.now(datetime.timezone.utc)
     record = os.path.join(RESULTS,
-                          f"{start:%Y%m%d}-{commit}-{args.name}")
+                          f"{start:%Y%m%d}-{commit[:7]}-{args.name}")
     if os.path.exists(record):
         sys.exit(f"record: {record} exists")
     os.makedirs(record)
@@ -149,8 +150,8 @@ def main():
         f.write(f"load average at end: {load_end}\n")
     with open(os.path.join(record, "command.txt"), "w") as f:
         f.write(f"# {args.why}\n" if args.why else "")
-        f.write(f"# commit {git('rev-parse', 'HEAD')}, run from {ROOT}\n")
-        f.write(" ".join(command) + "\n")
+        f.write(f"# commit {commit}, run from {ROOT}\n")
+        f.write(shlex.join(command) + "\n")
         f.write(f"# started {start:%Y-%m-%d %H:%M:%S} UTC, "
                 f"{wall / 60:.1f} min, exit status {status}\n")
         if results_dir:

@@ -12,7 +12,7 @@
 #     70-level shape checked against 40 budget plans), which a machine
 #     loaded 10 times over still meets.
 # A failing input is kept as ARTIFACTS/crash-<sha1>, with the command that
-# reproduces it; tools/fuzz.sh explores with fresh seeds.
+# reproduces it; build_tools/fuzz.sh explores with fresh seeds.
 # Usage: run_fuzzer.sh FUZZER CORPUS RUNS SEED ARTIFACTS
 set -eu
 [ $# -eq 5 ] || { sed -n '/^# Usage:/s/^# //p' "$0" >&2; exit 2; }
@@ -27,7 +27,7 @@ mkdir -p "$work/new" "$artifacts"
 # feeds them to its mutations: with address randomization two runs of one
 # build diverged after a few thousand inputs, and without it two builds in
 # different directories still did (their heaps differ). So no compared
-# values here (-use_cmp=0; tools/fuzz.sh keeps them) and no randomization.
+# values here (-use_cmp=0; build_tools/fuzz.sh keeps them) and no randomization.
 no_aslr=""
 if setarch "$(uname -m)" -R true 2>/dev/null; then
   no_aslr="setarch $(uname -m) -R"

@@ -10,6 +10,7 @@
 
 #include "monkey/monkey_filter_policy.h"
 #include "monkey/util/filter_fpr_model.h"
+#include "monkey/util/filter_fpr_spread.h"
 #include "monkey/util/key_range.h"
 #include "monkey/util/sst_file_name.h"
 #include "rocksdb/cache.h"
@@ -81,20 +82,32 @@ struct ModelSum {
   double weight = 0;
   double weighted_by_keys = 0;  // fallback when no file has a width
   double keys = 0;
+  // Each file's filter strays from the model by its own spread
+  // (util/filter_fpr_spread.h); the level's FPR is the files' average.
+  double spread_by_width = 0;  // sum of (width * stddev)^2
+  double spread_by_keys = 0;
   std::set<std::string> kinds;
   void Add(const FprModel& model, uint64_t filter_bytes,
            uint64_t filter_entries, double width) {
-    const double fpr = model.FalsePositiveRate(
-        FilterBodyBitsPerKey(filter_bytes, filter_entries));
+    const double bits = FilterBodyBitsPerKey(filter_bytes, filter_entries);
+    const double fpr = model.FalsePositiveRate(bits);
+    const double stddev = FilterFprStddev(model, bits, filter_entries);
     weighted_fpr += width * fpr;
     weight += width;
     weighted_by_keys += filter_entries * fpr;
     keys += filter_entries;
+    spread_by_width += width * width * stddev * stddev;
+    spread_by_keys += filter_entries * filter_entries * stddev * stddev;
     kinds.insert(model.Name());
   }
   bool empty() const { return keys == 0; }
   double Fpr() const {
     return weight > 0 ? weighted_fpr / weight : weighted_by_keys / keys;
+  }
+  // The variance of the level's realized FPR around Fpr().
+  double SpreadVariance() const {
+    return weight > 0 ? spread_by_width / (weight * weight)
+                      : spread_by_keys / (keys * keys);
   }
 };
 
@@ -219,7 +232,10 @@ Status AddLevelFigures(DB* db, ROCKSDB_NAMESPACE::ColumnFamilyHandle* cf,
         l.fpr = static_cast<double>(l.false_positives) / trials;
         if (l.model_fpr) {
           const double p = *l.model_fpr;
-          l.fpr_sigma = std::sqrt(p * (1 - p) / trials);
+          // The probes' binomial error, and how far the level's filters,
+          // as built, may stray from the model.
+          l.fpr_sigma =
+              std::sqrt(p * (1 - p) / trials + model.SpreadVariance());
           if (!l.changed) {
             l.model_agrees =
                 std::fabs(*l.fpr - p) <= std::max(3 * *l.fpr_sigma, 0.05 * p);

@@ -11,14 +11,14 @@
 #   tools/compare.sh --help
 #   tools/compare.sh --preset=writetax [--release[=VERSION]] [--quick]
 #                    [--rounds=N] [--seconds=S] [--workloads=...]
-#     the write-tax benchmark instead (tools/writetax.py --help): fillrandom,
+#     the write-tax benchmark instead (bench/writetax.py --help): fillrandom,
 #     fillseq, fillrandom with 4 threads and overwrite with 10% deletes, for
 #     bloomfilter:10, monkey:10 (Install) and monkey:10 with shape=static.
 #     Without --release its db_bench is built in build-release
 #     (CMAKE_BUILD_TYPE=Release; Debian's librocksdb keeps its assertions).
 #
 # --release runs a Release db_bench instead of the one built against
-# Debian's RocksDB (which has assertions on): tools/build_rocksdb_fork.sh
+# Debian's RocksDB (which has assertions on): build_tools/build_rocksdb_fork.sh
 # VERSION (default 9.11.2, from Debian's sid source; 10.x and 11.x need
 # ROCKSDB_GIT, see that script), about 30 minutes the first time on 2 cores.
 # Throughput figures (the memlimit preset's) belong to such a build.
@@ -39,24 +39,24 @@ for arg do
     *) set -- "$@" "$arg" ;;
   esac
 done
-tools/install_deps.sh
+build_tools/install_deps.sh
 if [ -n "$release" ]; then
-  db_bench=$(tools/build_rocksdb_fork.sh "$release" | tail -n 1)
+  db_bench=$(build_tools/build_rocksdb_fork.sh "$release" | tail -n 1)
 elif [ -n "$writetax" ]; then
   # Throughput wants optimised code: our library in Release (-O3; NDEBUG as
   # the installed RocksDB has it, see MONKEY_WITH_NDEBUG).
   [ -f build-release/CMakeCache.txt ] ||
     cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release \
       -DMONKEY_BUILD_TESTS=OFF >/dev/null
-  db_bench=$(tools/build_db_bench.sh build-release | tail -n 1)
+  db_bench=$(build_tools/build_db_bench.sh build-release | tail -n 1)
 else
-  db_bench=$(tools/build_db_bench.sh build | tail -n 1)
+  db_bench=$(build_tools/build_db_bench.sh build | tail -n 1)
 fi
 [ -x "$db_bench" ] || {
   echo "compare.sh: building db_bench failed (see above)" >&2
   exit 1
 }
 if [ -n "$writetax" ]; then
-  exec /usr/bin/python3 tools/writetax.py --db_bench="$db_bench" "$@"
+  exec /usr/bin/python3 bench/writetax.py --db_bench="$db_bench" "$@"
 fi
-exec /usr/bin/python3 tools/compare.py --db_bench="$db_bench" "$@"
+exec /usr/bin/python3 bench/compare.py --db_bench="$db_bench" "$@"

@@ -5,7 +5,7 @@
 #             no-false-negatives matrix, crash recovery, fpr_check baselines
 #   fuzz      libFuzzer targets (clang, ASan+UBSan): each replays its
 #             checked-in corpus, then a fixed count of inputs at a fixed
-#             seed (fuzz/run_fuzzer.sh); tools/fuzz.sh explores with fresh
+#             seed (fuzz/run_fuzzer.sh); build_tools/fuzz.sh explores with fresh
 #             seeds
 #   asan      the test suite under ASan+UBSan      (MONKEY_TEST_SANITIZERS)
 #   tsan      the test suite under TSan            (MONKEY_TEST_SANITIZERS)
@@ -22,7 +22,7 @@ jobs=$(nproc)
 summary=""
 failed=0
 
-tools/install_deps.sh || exit 1
+build_tools/install_deps.sh || exit 1
 
 # phase NAME BUILD_DIR CTEST_ARGS -- CMAKE_ARGS...
 phase() {

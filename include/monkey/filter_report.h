@@ -175,9 +175,12 @@ struct LevelFilterReport {
   // weighted by the share of the key space it covers (absent keys spread
   // evenly). Unset without filters.
   std::optional<double> model_fpr;
-  // Binomial standard deviation of a measured FPR at model_fpr over
-  // useful + FP trials, and whether the measurement agrees with the model:
-  // within max(3 sigma, 5% of model_fpr). Not judged on a changed level.
+  // Standard deviation of a measured FPR around model_fpr: the binomial
+  // error of useful + FP trials, and the spread of the level's filters as
+  // built around the model (small filters stray most;
+  // util/filter_fpr_spread.h). Whether the measurement agrees with the
+  // model: within max(3 sigma, 5% of model_fpr). Not judged on a changed
+  // level.
   std::optional<double> fpr_sigma;
   std::optional<bool> model_agrees;
   // The level's files differ from those at FilterStatsCollector::Start():

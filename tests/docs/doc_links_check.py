@@ -11,8 +11,9 @@ import re
 import sys
 
 # Where the code lives; bench/results holds records, which quote as they were.
-SOURCE_DIRS = ["include", "util", "table", "report", "tools", "tests", "fuzz",
-               "bench", "cmake", "db_bench_patches", ".ci"]
+SOURCE_DIRS = ["include", "util", "table", "report", "tools", "bench",
+               "stress", "build_tools", "tests", "fuzz", "cmake",
+               "db_bench_patches", ".ci"]
 SOURCE_FILES = ["CMakeLists.txt", "monkey.mk", os.path.join(".ci", "run")]
 SKIP_DIRS = {os.path.join("bench", "results")}
 SUFFIXES = (".h", ".cc", ".py", ".sh", ".txt", ".cmake", ".mk", ".patch")

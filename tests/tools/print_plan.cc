@@ -1,6 +1,6 @@
 // print_plan: prints a filter policy and, for Monkey, its PlanToString, the
 // way the patched db_bench prints them in its header: real output for the
-// tests of the comparison's parser (tests/tools/comparison/parse_test.py).
+// tests of the comparison's parser (tests/bench/comparison/parse_test.py).
 //
 //   print_plan FILTER_URI          the static plan for 7 levels
 //   print_plan FILTER_URI DB_DIR   the live plan of a small tree built in

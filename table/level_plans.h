@@ -1,0 +1,38 @@
+// The plan a MonkeyFilterPolicy builds files to, and what the policy's
+// parts (table/monkey_plans.cc makes and caches plans, and
+// table/monkey_filter_policy.cc gives builders their bits) share about it.
+#pragma once
+
+#include <vector>
+
+#include "monkey/monkey_filter_policy.h"
+#include "monkey/util/level_sizing.h"
+#include "monkey/util/live_plan.h"
+#include "monkey/util/live_shape.h"
+#include "monkey/util/monkey_bpk.h"
+
+namespace monkey {
+
+// The shape assumed when FilterBuildingContext has no num_levels: RocksDB's
+// default (ColumnFamilyOptions::num_levels).
+constexpr int kDefaultNumLevels = 7;
+
+// A plan and the shape it was made for; immutable once published.
+struct MonkeyFilterPolicy::LevelPlans {
+  bool live = false;
+  std::vector<LiveLevel> reported;  // live: the shape as the listener gave it
+  LevelSizing sizing;               // live: how the listener said it is sized
+  double bits_per_key = 0;          // the budget this plan spends
+  std::vector<LevelShape> shape;
+  Plan plan;
+  LevelShape next_flush{0, 0, true};  // live: the next flush's run
+};
+
+// The average budget, for files whose level is unknown or outside the plan.
+int AverageMillibits(const MonkeyOptions& options, int level);
+
+// The live planner's options from the policy's and the level sizing.
+LivePlanOptions LivePlanOptionsOf(const MonkeyOptions& options,
+                                  const LevelSizing& sizing);
+
+}  // namespace monkey
