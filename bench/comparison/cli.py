@@ -12,8 +12,10 @@ from comparison.checks import checks
 from comparison.console import log, uptime
 from comparison.outputs import write_outputs
 from comparison.runner import run_comparison
-from comparison.specs import (COMMON_FLAGS, PRESETS, db_dir_for,
-                              parse_config, tree_flags, with_builds)
+from comparison.specs import (COMMON_FLAGS, MEMLIMIT_PARTITIONED_CONFIGS,
+                              PARTITIONED_FLAGS, PRESETS, db_dir_for,
+                              parse_config, partitioned, tree_flags,
+                              with_builds)
 from comparison.tables import (builds_table, print_table, throughput_table,
                                trees_table)
 
@@ -55,6 +57,11 @@ def parse_args(description):
                     "directory; deep: /dev/shm, see specs.py); each is "
                     "deleted after its run")
     ap.add_argument("--keep_db", action="store_true")
+    ap.add_argument("--partitioned", action="store_true",
+                    help="partitioned filters and index in every "
+                         "configuration (" + " ".join(PARTITIONED_FLAGS) +
+                         "); with --preset=memlimit, bloomfilter:10 with its "
+                         "last-level filter joins the baselines")
     ap.add_argument("--replot", metavar="DIR",
                     help="print the table, checks and plots of an earlier "
                          "run's results.json again, and run nothing")
@@ -89,9 +96,13 @@ def main(description=None):
         replot(args.replot)
         return
     preset = PRESETS[args.preset]
-    configs = with_builds(
-        [parse_config(c) for c in (args.config or preset["configs"])],
-        args.also_db_bench)
+    specs = args.config or (MEMLIMIT_PARTITIONED_CONFIGS
+                            if args.partitioned and args.preset == "memlimit"
+                            else preset["configs"])
+    configs = [parse_config(c) for c in specs]
+    if args.partitioned:
+        configs = partitioned(configs)
+    configs = with_builds(configs, args.also_db_bench)
     sizes = args.num or preset["sizes"]
     reads = args.reads or preset["reads"]
     if args.repeat is None:
@@ -113,6 +124,9 @@ def main(description=None):
             "started": stamp, "command": sys.argv}
     meta["about"] = preset["about"].replace(
         "CACHE", f"{args.cache_size / 2**20:g} MiB")
+    meta["partitioned"] = args.partitioned
+    if args.partitioned:
+        meta["about"] += "; partitioned filters and index"
     log(f"compare: preset {args.preset}: {meta['about']}")
     log("compare: tree flags: " + " ".join(tree_flags(args.preset)))
     log("compare: all runs use --level_compaction_dynamic_level_bytes=true "

@@ -5,6 +5,7 @@
 import contextlib
 import csv
 import io
+import json
 import os
 import shutil
 import subprocess
@@ -14,12 +15,13 @@ import unittest
 
 from testing import SOURCE_ROOT, level, result
 from comparison.outputs import write_outputs
+from comparison.specs import PARTITIONED_FLAGS
 from runner_test import FAKE_DB_BENCH
 
 COMPARE = os.path.join(SOURCE_ROOT, "bench", "compare.py")
 FLAGS = ["--db_bench", "--also_db_bench", "--preset", "--config", "--num",
          "--reads", "--repeat", "--threads", "--cache_size", "--results",
-         "--db_dir", "--keep_db", "--replot"]
+         "--db_dir", "--keep_db", "--partitioned", "--replot"]
 
 
 def compare(*args):
@@ -62,6 +64,26 @@ class CliTest(unittest.TestCase):
         for name in ("summary.csv", "results.json"):
             self.assertTrue(os.path.exists(
                 os.path.join(results, stamp, name)), name)
+
+    def test_partitioned_runs_every_configuration_partitioned(self):
+        fake = os.path.join(self.dir, "db_bench")
+        with open(fake, "w") as f:
+            f.write(FAKE_DB_BENCH.format(python=sys.executable))
+        os.chmod(fake, 0o755)
+        results = os.path.join(self.dir, "results")
+        run = compare("--db_bench=" + fake, "--config=none",
+                      "--config=monkey:7", "--num=1000", "--reads=100",
+                      "--repeat=1", "--partitioned", "--results=" + results)
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+        (stamp,) = os.listdir(results)
+        with open(os.path.join(results, stamp, "results.json")) as f:
+            saved = json.load(f)
+        self.assertTrue(saved["meta"]["partitioned"])
+        commands = [c for r in saved["results"] for c in r["commands"]]
+        self.assertEqual(len(commands), 4)
+        for c in commands:
+            for flag in PARTITIONED_FLAGS:
+                self.assertIn(flag, c)
 
     def test_replot_keeps_the_plan(self):
         results = [result("bloomfilter:10", 1000, 0.02, 0.02, 100),

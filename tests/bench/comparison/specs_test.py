@@ -93,6 +93,18 @@ class SpecsTest(unittest.TestCase):
         self.assertIn("--target_file_size_base=33554432",
                       specs.tree_flags("memlimit"))
 
+    def test_partitioned_configurations(self):
+        configs = specs.partitioned(
+            [specs.parse_config(c) for c in specs.MEMLIMIT_PARTITIONED_CONFIGS])
+        self.assertEqual([c["label"] for c in configs],
+                         ["fixed10", "monkey10", "monkey7", "bloomfilter:10"])
+        for c in configs:
+            self.assertTrue(specs.is_partitioned(c))
+            self.assertEqual(c["flags"][-3:], specs.PARTITIONED_FLAGS)
+        # fixed10 keeps its own flag.
+        self.assertIn("--optimize_filters_for_hits=true", configs[0]["flags"])
+        self.assertFalse(specs.is_partitioned(specs.parse_config("monkey:7")))
+
     def test_db_dir_for_a_preset(self):
         self.assertEqual(specs.db_dir_for("default", "x", "/out"), "/out")
         shm = specs.PRESETS["deep"]["db_dir"]
