@@ -30,8 +30,8 @@ constexpr double kShownBudgetChange = 0.005;
 
 // The average budget, for files whose level is unknown or outside the plan.
 int AverageMillibits(const MonkeyOptions& options, int level) {
-  return BuildableMillibits(options.bits_per_key,
-                            ModelForLevel(options.filter, level));
+  return BudgetMillibits(options.bits_per_key,
+                         ModelForLevel(options.filter, level));
 }
 
 LivePlanOptions LivePlanOptionsOf(const MonkeyOptions& options,

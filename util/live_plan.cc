@@ -474,7 +474,7 @@ int PlannedMillibits(const std::vector<LevelShape>& shape, const Plan& plan,
                      int level, const LivePlanOptions& options,
                      const LevelShape& next_flush) {
   const FprModel& model = ModelForLevel(options.filter, level);
-  const int average = BuildableMillibits(options.bits_per_key, model);
+  const int average = BudgetMillibits(options.bits_per_key, model);
   if (level < 0 || static_cast<size_t>(level) >= shape.size()) return average;
   if (shape[level].entries > 0) return plan.levels[level].millibits_per_key;
   const bool priced = plan.lambda >= 0 && std::isfinite(plan.lambda);

@@ -198,6 +198,16 @@ int BuildableMillibits(double bits_per_key, const FprModel& model) {
       static_cast<int>(std::floor(model.max_bits() * 1000 + 1e-9)));
 }
 
+int BudgetMillibits(double bits_per_key, const FprModel& model) {
+  if (!(bits_per_key > 0)) return 0;
+  // Down to the millibit (the 1e-6 absorbs 7.0 read as 6.9999999...).
+  const double millibits = std::floor(bits_per_key * 1000 + 1e-6);
+  const int least = static_cast<int>(std::ceil(model.min_bits() * 1000 - 1e-9));
+  if (millibits < least) return 0;
+  return static_cast<int>(
+      std::min(millibits, std::floor(model.max_bits() * 1000 + 1e-9)));
+}
+
 Plan PlanUniform(const std::vector<LevelShape>& shape, double bits_per_key,
                  const FprModel& model) {
   return PlanUniform(shape, bits_per_key,

@@ -87,6 +87,12 @@ void EvaluatePlan(const std::vector<LevelShape>& shape,
 // 0.5 bit no filter, 0.5..1 one bit), within the model's range.
 int BuildableMillibits(double bits_per_key, const FprModel& model);
 
+// The most millibits RocksDB builds without spending more than
+// `bits_per_key`: what a file the plan cannot place gets (a flush before any
+// shape, an unknown level). Below the model's least filter, none: RocksDB
+// builds a 0.9-bit setting as 1 bit, 11% over a budget of 0.9.
+int BudgetMillibits(double bits_per_key, const FprModel& model);
+
 // The same budget given to every filtered level, for comparison.
 Plan PlanUniform(const std::vector<LevelShape>& shape, double bits_per_key,
                  const FprModel& model);

@@ -91,6 +91,29 @@ TEST(FuzzFindingsTest, TinyBudgetIsKept) {
   }
 }
 
+// finding_budget_under_one_bit: 'monkey:.90000001'. A flush before any
+// shape, or a level the plan cannot place, got "the budget" as RocksDB
+// builds it: a setting under 1 bit builds 1 bit, 11% over the budget. It
+// gets what RocksDB can build within the budget: no filter, under 1 bit.
+TEST(FuzzFindingsTest, ABudgetUnderOneBitIsNotRoundedUp) {
+  for (const char* uri : {"monkey:.90000001", "monkey:0.5", "monkey:7.0006"}) {
+    std::shared_ptr<const ROCKSDB_NAMESPACE::FilterPolicy> policy =
+        test::PolicyOrDie(uri);
+    const auto* monkey = policy->CheckedCast<MonkeyFilterPolicy>();
+    ASSERT_NE(monkey, nullptr) << uri;
+    const double budget = monkey->options().bits_per_key;
+    for (int level : {-1, 0}) {
+      EXPECT_LE(monkey->MillibitsForLevel(level, 1), budget * 1000) << uri;
+    }
+  }
+  EXPECT_EQ(BudgetMillibits(0.9, FprModel::FastLocalBloom()), 0);
+  EXPECT_EQ(BudgetMillibits(7.0006, FprModel::FastLocalBloom()), 7000);
+  EXPECT_EQ(BudgetMillibits(7.0, FprModel::FastLocalBloom()), 7000);
+  EXPECT_EQ(BudgetMillibits(60, FprModel::FastLocalBloom()), 48000);
+  // What RocksDB builds for the same settings, for comparison.
+  EXPECT_EQ(BuildableMillibits(0.9, FprModel::FastLocalBloom()), 1000);
+}
+
 // finding_tiny_levels_spare_filters: objective=memory's planner at
 // max_sum_fpr=100 on 100 runs of 3e9 keys, 16.5 runs of 1.8e10 and two
 // levels of 1.8e-284 keys. Without filters the Sum FPR is 119.5; the 100

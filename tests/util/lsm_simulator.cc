@@ -59,8 +59,8 @@ LsmSimulator::LsmSimulator(const SimOptions& sim, const LivePlanOptions& plan)
 
 int LsmSimulator::MillibitsFor(int level) const {
   if (!have_plan_) {
-    return BuildableMillibits(plan_options_.bits_per_key,
-                              ModelForLevel(plan_options_.filter, level));
+    return BudgetMillibits(plan_options_.bits_per_key,
+                           ModelForLevel(plan_options_.filter, level));
   }
   return LiveMillibitsForLevel(plan_, level, plan_options_);
 }
