@@ -34,6 +34,13 @@ class CliTest(unittest.TestCase):
         self.dir = tempfile.mkdtemp()
         self.addCleanup(shutil.rmtree, self.dir)
 
+    def fake_db_bench(self):
+        fake = os.path.join(self.dir, "db_bench")
+        with open(fake, "w") as f:
+            f.write(FAKE_DB_BENCH.format(python=sys.executable))
+        os.chmod(fake, 0o755)
+        return fake
+
     def test_flags(self):
         run = compare("--help")
         self.assertEqual(run.returncode, 0, run.stderr)
@@ -45,10 +52,7 @@ class CliTest(unittest.TestCase):
         self.assertIn("--db_bench is required", run.stderr)
 
     def test_a_run(self):
-        fake = os.path.join(self.dir, "db_bench")
-        with open(fake, "w") as f:
-            f.write(FAKE_DB_BENCH.format(python=sys.executable))
-        os.chmod(fake, 0o755)
+        fake = self.fake_db_bench()
         results = os.path.join(self.dir, "results")
         run = compare("--db_bench=" + fake, "--config=none",
                       "--config=monkey:7", "--num=1000", "--reads=100",
@@ -66,10 +70,7 @@ class CliTest(unittest.TestCase):
                 os.path.join(results, stamp, name)), name)
 
     def test_partitioned_runs_every_configuration_partitioned(self):
-        fake = os.path.join(self.dir, "db_bench")
-        with open(fake, "w") as f:
-            f.write(FAKE_DB_BENCH.format(python=sys.executable))
-        os.chmod(fake, 0o755)
+        fake = self.fake_db_bench()
         results = os.path.join(self.dir, "results")
         run = compare("--db_bench=" + fake, "--config=none",
                       "--config=monkey:7", "--num=1000", "--reads=100",
