@@ -11,6 +11,7 @@
 #   tools/compare.sh --help
 #   tools/compare.sh --preset=writetax [--release[=VERSION]] [--quick]
 #                    [--rounds=N] [--seconds=S] [--workloads=...]
+#                    [--also_db_bench=LABEL=PATH]
 #     the write-tax benchmark instead (bench/writetax.py --help): fillrandom,
 #     fillseq, fillrandom with 4 threads and overwrite with 10% deletes, for
 #     bloomfilter:10, monkey:10 (Install) and monkey:10 with shape=static.

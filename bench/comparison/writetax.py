@@ -39,7 +39,7 @@ import time
 from comparison.console import log, uptime
 from comparison.parse import lines_of, parse_benchmarks, parse_tickers
 from comparison.runner import Runner
-from comparison.specs import DEEP_TREE_FLAGS, parse_config
+from comparison.specs import DEEP_TREE_FLAGS, parse_config, with_builds
 from comparison.spread import fmt_ratio, ratio_rounds, spread
 
 # bloomfilter:10 first: the others are compared with it. db_bench's
@@ -110,6 +110,11 @@ def parse_args(argv=None, description=None):
                     help="'LABEL=FILTER_URI [db_bench flags]' or "
                          "'FILTER_URI'; repeat for more; the first is the "
                          "baseline (default: " + ", ".join(CONFIGS) + ")")
+    ap.add_argument("--also_db_bench", action="append", default=[],
+                    metavar="LABEL=PATH",
+                    help="run every configuration with this db_bench too, "
+                         "as CONFIG@LABEL, right after it in each round "
+                         "(another build of the library, side by side)")
     ap.add_argument("--ops", type=int,
                     help="operations of every measured phase; skips the "
                          "calibration (a run of fixed work to repeat)")
@@ -143,7 +148,9 @@ def parse_args(argv=None, description=None):
     if unknown or not args.workloads:
         ap.error(f"unknown workload {', '.join(unknown) or '(none)'}; "
                  f"known: {', '.join(WORKLOADS)}")
-    args.configs = [parse_config(c) for c in (args.config or CONFIGS)]
+    args.configs = with_builds(
+        [parse_config(c) for c in (args.config or CONFIGS)],
+        args.also_db_bench)
     labels = [c["label"] for c in args.configs]
     if len(set(labels)) != len(labels):
         ap.error("two configurations have the same label: "
@@ -397,7 +404,8 @@ class WriteTax:
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         text, cmd, elapsed = self.runner.run_db_bench(
             name + self.eta(), [f"--db={db}"] + self.tree_flags(config)
-            + flags, os.path.join(self.out, log_name), expect_ops)
+            + flags, os.path.join(self.out, log_name), expect_ops,
+            db_bench=config.get("db_bench"))
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         if ASSERTIONS_WARNING in text:
             self.assertions = True
@@ -517,6 +525,10 @@ def main(argv=None, description=None):
     args = parse_args(argv, description)
     if not os.access(args.db_bench, os.X_OK):
         sys.exit(f"writetax: no db_bench at {args.db_bench}")
+    for c in args.configs:
+        if "db_bench" in c and not os.access(c["db_bench"], os.X_OK):
+            sys.exit(f"writetax: no db_bench at {c['db_bench']} "
+                     f"(--also_db_bench={c['build']}=...)")
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
     out = os.path.abspath(os.path.join(args.results, f"{stamp}-writetax"))
     os.makedirs(out, exist_ok=True)

@@ -363,6 +363,36 @@ class RunTest(unittest.TestCase):
         self.assertIn("[4/4] fillrandom, monkey:10/static: round 1 of 1",
                       run.stdout)
 
+    def test_another_build_side_by_side(self):
+        other = os.path.join(self.dir, "bin2", "db_bench")
+        os.makedirs(os.path.dirname(other))
+        shutil.copy(self.fake, other)
+        run = run_tool("--db_bench=" + self.fake, "--also_db_bench=b=" + other,
+                       "--config=bloomfilter:10", "--config=monkey:10",
+                       "--quick", "--ops=1000", "--rounds=2",
+                       "--workloads=fillseq", "--results=" + self.results,
+                       "--db_dir=" + self.dbs)
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+        # Each configuration, then the same with the other build.
+        self.assertIn("4 configurations, against bloomfilter:10: "
+                      "bloomfilter:10, bloomfilter:10@b, monkey:10, "
+                      "monkey:10@b", run.stdout)
+        self.assertEqual(len(self.calls()), 4)
+        with open(os.path.join(self.dir, "bin2", "calls.jsonl")) as f:
+            others = [json.loads(line) for line in f]
+        self.assertEqual(len(others), 4)
+        self.assertTrue(all(c[0] == other for c in others))
+        _, saved = self.saved()
+        fillseq = saved["summary"]["fillseq"]
+        self.assertAlmostEqual(fillseq["monkey:10@b"]["ratio_median"], 0.9)
+        self.assertAlmostEqual(fillseq["bloomfilter:10@b"]["ratio_median"],
+                               1.0)
+        run = run_tool("--db_bench=" + self.fake, "--also_db_bench=b=/none",
+                       "--ops=1000", "--results=" + self.results)
+        self.assertNotEqual(run.returncode, 0)
+        self.assertIn("no db_bench at /none (--also_db_bench=b=...)",
+                      run.stderr)
+
     def test_bad_db_bench_and_preload(self):
         run = run_tool("--db_bench=" + self.fake, "--ops=1000",
                        "--workloads=overwrite_delete", "--preload_keys=0",
