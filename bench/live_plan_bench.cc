@@ -23,6 +23,17 @@
 //                            sizing, ProjectLiveShape and
 //                            MonkeyFilterPolicy::UpdateLiveShape (plan and
 //                            publish under the policy's mutex)
+//   BM_TreeChangesAfterCompaction
+//                            (d) a compaction's bookkeeping in LiveTree and
+//                            the planner's LiveTree::TakeChanges after it:
+//                            all the planner does under the listener's mutex
+//   BM_TreeFilesAfterCompaction
+//                            (d') the same with a copy of every file, as the
+//                            planner took before it kept its own
+//   BM_PlannerPass           (e) the planner's whole pass off the jobs'
+//                            threads: its copy of the files updated, then
+//                            as (b)
+//   BM_ListenerCompaction    (c) a compaction's callbacks, per event
 // The second argument is the objective: 0 the budget (objective=fpr, the
 // default), 1 objective=memory. GetLiveFilesMetaData itself (RocksDB,
 // under the DB mutex) and the listener's bookkeeping are not timed here.
@@ -46,6 +57,7 @@
 #include "monkey/util/level_sizing.h"
 #include "monkey/util/live_plan.h"
 #include "monkey/util/live_shape.h"
+#include "monkey/util/live_tree.h"
 #include "rocksdb/db.h"
 #include "rocksdb/utilities/stackable_db.h"
 
@@ -247,6 +259,118 @@ void BM_PolicyUpdateLiveShape(benchmark::State& state) {
   Describe(state, t);
 }
 
+// A compaction of `inputs` files of the deepest level into as many new
+// ones there, on `tree`, as OnTableFileCreated and OnCompactionCompleted
+// record it: `deepest` holds that level's files, oldest first, and takes
+// the outputs.
+void CompactDeepest(int job, int inputs, std::vector<LiveFile>* deepest,
+                    uint64_t* next, LiveTree* tree) {
+  std::vector<uint64_t> numbers;
+  std::vector<std::pair<uint64_t, int>> outputs;
+  for (int i = 0; i < inputs; ++i) {
+    LiveFile& in = (*deepest)[i % deepest->size()];
+    numbers.push_back(in.number);
+    LiveFile out = in;
+    out.number = (*next)++;
+    outputs.push_back({out.number, in.level});
+    tree->Created(job, out, true);
+    in = out;
+  }
+  tree->CompactionCompleted(job, numbers, outputs, true);
+  for (uint64_t n : numbers) tree->Deleted(n);
+}
+
+std::vector<LiveFile> DeepestOf(const std::vector<LiveFile>& files) {
+  int level = 0;
+  for (const LiveFile& f : files) level = std::max(level, f.level);
+  std::vector<LiveFile> deepest;
+  for (const LiveFile& f : files) {
+    if (f.level == level) deepest.push_back(f);
+  }
+  return deepest;
+}
+
+// (d) What the planner does under the listener's mutex for a plan after
+// one compaction of `inputs` files: LiveTree::TakeChanges, the files that
+// compaction changed (util/live_tree.h). Timed with the compaction's own
+// bookkeeping, which runs on the job's thread under the same mutex.
+void BM_TreeChangesAfterCompaction(benchmark::State& state) {
+  const Tree t = MakeTree(static_cast<int>(state.range(0)));
+  const int inputs = static_cast<int>(state.range(1));
+  LiveTree tree;
+  tree.Reset(t.files);
+  tree.TakeChanges();
+  std::vector<LiveFile> deepest = DeepestOf(t.files);
+  uint64_t next = 1000000;
+  int job = 0;
+  size_t taken = 0;
+  for (auto _ : state) {
+    CompactDeepest(++job, inputs, &deepest, &next, &tree);
+    LiveTree::Changes changes = tree.TakeChanges();
+    taken += changes.put.size() + changes.erased.size();
+    benchmark::DoNotOptimize(changes.put.data());
+  }
+  state.counters["files_taken"] = benchmark::Counter(
+      static_cast<double>(taken), benchmark::Counter::kAvgIterations);
+  Describe(state, t);
+}
+
+// (d') The same with a copy of every live file (LiveTree::Files), as the
+// planner took under the mutex before it kept a copy of its own.
+void BM_TreeFilesAfterCompaction(benchmark::State& state) {
+  const Tree t = MakeTree(static_cast<int>(state.range(0)));
+  const int inputs = static_cast<int>(state.range(1));
+  LiveTree tree;
+  tree.Reset(t.files);
+  std::vector<LiveFile> deepest = DeepestOf(t.files);
+  uint64_t next = 1000000;
+  int job = 0;
+  for (auto _ : state) {
+    CompactDeepest(++job, inputs, &deepest, &next, &tree);
+    std::vector<LiveFile> files = tree.Files();
+    benchmark::DoNotOptimize(files.data());
+  }
+  Describe(state, t);
+}
+
+// (e) A planner's whole pass off the jobs' threads, for a plan after one
+// compaction of 10 files: the changes into its copy (LiveFilesMirror), the
+// files out of it, the level sizing, ProjectLiveShape and the policy's
+// UpdateLiveShape (ShapeListener::Plan without the mutex).
+void BM_PlannerPass(benchmark::State& state) {
+  const Tree t = MakeTree(static_cast<int>(state.range(0)));
+  MonkeyOptions options;
+  options.bits_per_key = 10;
+  if (state.range(1) == 1) {
+    options.objective = MonkeyOptions::Objective::kMemory;
+  }
+  std::shared_ptr<const ROCKSDB_NAMESPACE::FilterPolicy> policy;
+  if (!MonkeyFilterPolicy::Create(options, &policy).ok()) {
+    state.SkipWithError("no policy");
+    return;
+  }
+  const MonkeyFilterPolicy& monkey = *policy->CheckedCast<MonkeyFilterPolicy>();
+  LiveTree tree;
+  tree.Reset(t.files);
+  LiveFilesMirror mirror;
+  mirror.Apply(tree.TakeChanges());
+  std::vector<LiveFile> deepest = DeepestOf(t.files);
+  uint64_t next = 1000000;
+  int job = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    CompactDeepest(++job, 10, &deepest, &next, &tree);
+    LiveTree::Changes changes = tree.TakeChanges();
+    state.ResumeTiming();
+    mirror.Apply(std::move(changes));
+    const std::vector<LiveFile> files = mirror.Files();
+    const LevelSizing sizing = SizingOf(files);
+    const std::vector<LiveLevel> shape = ProjectLiveShape(files, t.jobs);
+    MonkeyFilterPolicyPeer::UpdateLiveShape(monkey, "default", shape, sizing);
+  }
+  Describe(state, t);
+}
+
 // A DB whose live files are the synthetic tree's: what ShapeListener's one
 // full read finds. Everything else is a real, empty DB's.
 class SyntheticFilesDB : public ROCKSDB_NAMESPACE::StackableDB {
@@ -395,6 +519,15 @@ BENCHMARK(BM_ProjectLiveShape)
 BENCHMARK(BM_PlanLiveTree)->Apply(Sizes);
 BENCHMARK(BM_ProjectAndPlan)->Apply(Sizes);
 BENCHMARK(BM_PolicyUpdateLiveShape)->Apply(Sizes);
+BENCHMARK(BM_TreeChangesAfterCompaction)
+    ->ArgNames({"files", "inputs"})
+    ->ArgsProduct({{10, 100, 1000, 10000}, {1, 10}})
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_TreeFilesAfterCompaction)
+    ->ArgNames({"files", "inputs"})
+    ->ArgsProduct({{10, 100, 1000, 10000}, {1, 10}})
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_PlannerPass)->Apply(Sizes);
 BENCHMARK(BM_ListenerCompaction)
     ->ArgNames({"files", "inputs"})
     ->ArgsProduct({{10, 100, 1000, 10000}, {1, 10}})

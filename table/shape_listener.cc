@@ -4,6 +4,13 @@
 #include <algorithm>
 #include <chrono>
 
+#if defined(__linux__)
+#include <pthread.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
 #include "monkey/table/key_range_collector.h"
 #include "monkey/util/level_sizing.h"
 #include "monkey/util/sst_file_name.h"
@@ -51,6 +58,16 @@ LevelSizing SizingOf(bool dynamic, double base_bytes, double multiplier,
   }
   return SizingInEntries(dynamic, base_bytes, multiplier, num_levels, bytes,
                          entries);
+}
+
+// Names the calling thread the planner (top -H, perf) and lowers its
+// priority (ShapeListener::kPlannerNice says why).
+void LowerPlannerPriority() {
+#if defined(__linux__)
+  pthread_setname_np(pthread_self(), ShapeListener::kPlannerThreadName);
+  setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)),
+              ShapeListener::kPlannerNice);
+#endif
 }
 
 }  // namespace
@@ -113,14 +130,16 @@ void ShapeListener::OnFlushBegin(ROCKSDB_NAMESPACE::DB* db,
   EnsureKnownLocked(db);
   LiveJob job;
   job.flush = true;
-  // The memtables being flushed. A DB* only names the default column
-  // family's; for the others, the previous flush is the best guess.
+  // The memtables being flushed are about the size of the last flush's.
+  // Reading them (rocksdb.num-entries-imm-mem-tables) takes the DB mutex on
+  // the flush's thread, where writers and other jobs contend for it: only
+  // the first flush of the default column family does, which has no
+  // previous one (a DB* names no other column family's memtables).
+  job.flush_entries = last_flush_entries_[info.cf_name];
   uint64_t entries = 0;
-  if (info.cf_id == 0 &&
+  if (job.flush_entries <= 0 && info.cf_id == 0 &&
       db->GetIntProperty("rocksdb.num-entries-imm-mem-tables", &entries)) {
     job.flush_entries = static_cast<double>(entries);
-  } else {
-    job.flush_entries = last_flush_entries_[info.cf_name];
   }
   job.flush_filter_entries_per_key = last_flush_filter_rate_[info.cf_name];
   // Unknown keys (0: no flush of the column family seen yet) force a plan.
@@ -262,6 +281,10 @@ void ShapeListener::CommitFlushesLocked(ROCKSDB_NAMESPACE::DB* db) {
   // job still listed committed -- its file is live, its callback still to
   // come -- or failed. A DB* reads only the default column family's
   // memtables; other column families' flushes wait for their callback.
+  // The property takes the DB mutex: it is read only while a flush is in
+  // flight.
+  auto it = trees_.find(ROCKSDB_NAMESPACE::kDefaultColumnFamilyName);
+  if (it == trees_.end() || !it->second.flushing()) return;
   uint64_t unflushed = 0;
   if (!db->GetIntProperty(
           ROCKSDB_NAMESPACE::DB::Properties::kNumImmutableMemTable,
@@ -269,8 +292,7 @@ void ShapeListener::CommitFlushesLocked(ROCKSDB_NAMESPACE::DB* db) {
       unflushed > 0) {
     return;
   }
-  auto it = trees_.find(ROCKSDB_NAMESPACE::kDefaultColumnFamilyName);
-  if (it != trees_.end()) it->second.CommitFlushJobs();
+  it->second.CommitFlushJobs();
 }
 
 void ShapeListener::EnsureKnownLocked(ROCKSDB_NAMESPACE::DB* db) {
@@ -332,6 +354,7 @@ void ShapeListener::MarkForPlanLocked(const std::string& column_family) {
 }
 
 void ShapeListener::PlannerLoop() {
+  LowerPlannerPriority();
   std::unique_lock<std::mutex> lock(mu_);
   std::chrono::steady_clock::time_point next_plan;
   while (true) {
@@ -390,10 +413,11 @@ void ShapeListener::Plan(const std::string& column_family) {
   // flush's.
   LiveJob next_flush;
   next_flush.flush = true;
+  LiveTree::Changes changes;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    const LiveTree& tree = trees_[column_family];
-    files = tree.Files();
+    LiveTree& tree = trees_[column_family];
+    changes = tree.TakeChanges();
     jobs = tree.Jobs();
     sizing = sizing_;
     drift_at_snapshot = drift_[column_family];
@@ -401,6 +425,9 @@ void ShapeListener::Plan(const std::string& column_family) {
     next_flush.flush_filter_entries_per_key =
         last_flush_filter_rate_[column_family];
   }
+  LiveFilesMirror& mirror = mirrors_[column_family];
+  mirror.Apply(std::move(changes));
+  files = mirror.Files();
   const std::vector<LiveLevel> shape =
       ProjectLiveShape(files, jobs, &next_flush);
   // A DB* reaches only the default column family's options; the others are

@@ -9,8 +9,14 @@
 // files it names, from the payload) and, when the tree has moved far
 // enough from the shape last planned for (util/shape_drift.h), marks the
 // column family for the planner: one thread per listener, started at the
-// first event, that projects the tree (ProjectLiveShape) and re-plans
-// (MonkeyFilterPolicy::UpdateLiveShape) while the job runs. The policy
+// first event, at the lowest CPU priority, that projects the tree
+// (ProjectLiveShape) and re-plans (MonkeyFilterPolicy::UpdateLiveShape)
+// while the job runs. Under the mutex the callbacks take, the planner only
+// takes the files changed since its last plan (LiveTree::TakeChanges) into
+// its own copy (LiveFilesMirror): a callback never waits for a copy of the
+// whole tree. A callback reads no DB property that takes the DB mutex,
+// except the first flush's memtable keys and, while a flush is in flight,
+// the immutable memtables at a compaction's start. The policy
 // publishes each plan by swapping one pointer; a builder takes the plan
 // published last and never waits for one being made. The first files of a
 // job may so be built to the plan before it (a plan takes about a
@@ -124,6 +130,14 @@ class ShapeListener : public ROCKSDB_NAMESPACE::EventListener {
   // The live files of `column_family` as the events left them.
   std::vector<LiveFile> FilesOf(const std::string& column_family);
 
+  // The planner thread's name and nice value, on Linux: the lowest
+  // priority, as RocksDB gives its low-priority pool
+  // (Env::LowerThreadPoolCPUPriority). Where writers and jobs keep every
+  // core busy, a plan waits for them, not they for it: a late plan costs
+  // little (a builder uses the one before), a late flush stalls writers.
+  static constexpr const char* kPlannerThreadName = "monkey:planner";
+  static constexpr int kPlannerNice = 19;
+
   // Whole-tree reads so far (GetLiveFilesMetaData), and plans published.
   uint64_t full_reads() const { return full_reads_; }
   uint64_t plans() const { return plans_; }
@@ -164,7 +178,9 @@ class ShapeListener : public ROCKSDB_NAMESPACE::EventListener {
   const std::shared_ptr<const MonkeyFilterPolicy> policy_;  // or by_cf_
   const PolicyMap by_cf_;
   std::mutex plan_mu_;  // one plan at a time, so a stale shape never wins
-  std::mutex mu_;       // the state below; never held while planning
+  // The planner's copies of the trees' files, under plan_mu_.
+  std::map<std::string, LiveFilesMirror> mirrors_;
+  std::mutex mu_;  // the state below; never held while planning
   std::map<std::string, LiveTree> trees_;
   std::map<std::string, ShapeDrift> drift_;  // since the last plan
   std::map<std::string, double> last_flush_entries_;

@@ -22,6 +22,8 @@ void LiveTree::Reset(std::vector<LiveFile> files) {
     live.emplace(file.number, std::move(file));
   }
   live_ = std::move(live);
+  all_changed_ = true;
+  changed_.clear();
   consumed_.clear();
   known_ = true;
 }
@@ -42,7 +44,7 @@ void LiveTree::Deleted(uint64_t number) {
   // leaves the tree the same way.
   created_.erase(number);
   consumed_.erase(number);
-  live_.erase(number);
+  EraseLive(number);
 }
 
 void LiveTree::Began(int key, LiveJob job) { jobs_[key] = std::move(job); }
@@ -68,7 +70,7 @@ void LiveTree::FlushedIntoL0(uint64_t number) {
   file.level = 0;
   file.flushed = true;
   known_ = known_ && range_known;
-  live_[number] = std::move(file);
+  PutLive(number, std::move(file));
 }
 
 void LiveTree::CompactionCompleted(
@@ -86,7 +88,7 @@ void LiveTree::CompactionCompleted(
       continue;
     }
     moved.emplace(number, std::move(it->second));
-    live_.erase(it);
+    EraseLive(number);
   }
   for (const auto& [number, level] : outputs) {
     LiveFile file;
@@ -103,7 +105,7 @@ void LiveTree::CompactionCompleted(
       continue;
     }
     file.level = level;
-    live_[number] = std::move(file);
+    PutLive(number, std::move(file));
   }
 }
 
@@ -129,6 +131,53 @@ void LiveTree::CommitFlushJobs() {
   }
 }
 
+bool LiveTree::flushing() const {
+  for (const auto& [key, job] : jobs_) {
+    if (job.flush) return true;
+  }
+  return false;
+}
+
+void LiveTree::PutLive(uint64_t number, LiveFile file) {
+  live_[number] = std::move(file);
+  NoteChanged(number);
+}
+
+void LiveTree::EraseLive(uint64_t number) {
+  if (live_.erase(number) > 0) NoteChanged(number);
+}
+
+void LiveTree::NoteChanged(uint64_t number) {
+  if (all_changed_) return;
+  changed_.insert(number);
+  // A planner that takes no changes (a column family no policy plans)
+  // must not make the log grow without end.
+  if (changed_.size() > 2 * live_.size() + 64) {
+    all_changed_ = true;
+    changed_.clear();
+  }
+}
+
+LiveTree::Changes LiveTree::TakeChanges() {
+  Changes changes;
+  if (all_changed_) {
+    changes.all = true;
+    changes.put = Files();
+  } else {
+    for (uint64_t number : changed_) {
+      auto it = live_.find(number);
+      if (it == live_.end()) {
+        changes.erased.push_back(number);
+      } else {
+        changes.put.push_back(it->second);
+      }
+    }
+  }
+  all_changed_ = false;
+  changed_.clear();
+  return changes;
+}
+
 int LiveTree::LevelOf(uint64_t number) const {
   auto it = live_.find(number);
   return it == live_.end() ? -1 : it->second.level;
@@ -145,6 +194,22 @@ std::vector<LiveJob> LiveTree::Jobs() const {
   std::vector<LiveJob> jobs;
   for (const auto& [key, job] : jobs_) jobs.push_back(job);
   return jobs;
+}
+
+void LiveFilesMirror::Apply(LiveTree::Changes changes) {
+  if (changes.all) files_.clear();
+  for (uint64_t number : changes.erased) files_.erase(number);
+  for (LiveFile& file : changes.put) {
+    const uint64_t number = file.number;
+    files_[number] = std::move(file);
+  }
+}
+
+std::vector<LiveFile> LiveFilesMirror::Files() const {
+  std::vector<LiveFile> files;
+  files.reserve(files_.size());
+  for (const auto& [number, file] : files_) files.push_back(file);
+  return files;
 }
 
 }  // namespace monkey

@@ -4,9 +4,11 @@
 // changes a file's level -- in O(files changed * log files), so that the
 // thread running a flush or compaction does next to nothing for the plan
 // (issue 29: the tree read and re-planned at each job cost 6-32% of write
-// throughput). A planner takes a snapshot (Files, Jobs) to project and plan
-// off that thread (live_shape.h, live_plan.h). Pure: no RocksDB in here;
-// table/shape_listener.cc feeds it.
+// throughput). A planner keeps its own copy of the files (LiveFilesMirror),
+// updated from TakeChanges with the files changed since its last plan, and
+// projects and plans off that thread (live_shape.h, live_plan.h): nothing
+// that grows with the tree runs under the lock the job threads take. Pure:
+// no RocksDB in here; table/shape_listener.cc feeds it.
 #pragma once
 
 #include <cstdint>
@@ -55,6 +57,21 @@ class LiveTree {
   // leaves nothing.
   void CommitFlushJobs();
 
+  // Whether a flush job is in flight (begun, neither completed nor
+  // committed).
+  bool flushing() const;
+
+  // The live files changed since the last TakeChanges: `put` holds those
+  // added or moved, `erased` the numbers that left. O(files changed),
+  // except the first call and the first after a Reset, or after more
+  // changes than twice the files, which put every file (`all`).
+  struct Changes {
+    bool all = false;  // `put` is every live file: drop the others
+    std::vector<LiveFile> put;
+    std::vector<uint64_t> erased;
+  };
+  Changes TakeChanges();
+
   // The level of a live file; -1 if it is not live.
   int LevelOf(uint64_t number) const;
   // The live files and the jobs in flight, for ProjectLiveShape.
@@ -76,8 +93,31 @@ class LiveTree {
   // Flushed files CommitFlushJobs made live before their FlushCompleted.
   std::unordered_set<uint64_t> committed_;
 
+  // Numbers of the live files put or erased since the last TakeChanges,
+  // unless all_changed_ (none taken yet, a Reset since, or too many).
+  bool all_changed_ = true;
+  std::unordered_set<uint64_t> changed_;
+
   // A flush's file `number` goes live in L0, if it was built and not taken.
   void FlushedIntoL0(uint64_t number);
+  // Every change to live_ goes through these, for TakeChanges.
+  void PutLive(uint64_t number, LiveFile file);
+  void EraseLive(uint64_t number);
+  void NoteChanged(uint64_t number);
+};
+
+// A planner's copy of one LiveTree's live files, kept from its
+// TakeChanges: the listener's mutex is held only while the changes are
+// taken, and the copy is read without it.
+class LiveFilesMirror {
+ public:
+  void Apply(LiveTree::Changes changes);
+  // The files by number, as LiveTree::Files gives them.
+  std::vector<LiveFile> Files() const;
+  size_t num_files() const { return files_.size(); }
+
+ private:
+  std::map<uint64_t, LiveFile> files_;
 };
 
 }  // namespace monkey

@@ -7,9 +7,13 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <random>
+#include <sstream>
 #include <thread>
 
 #include "monkey/install.h"
@@ -492,10 +496,14 @@ class FakeFilesDB : public ROCKSDB_NAMESPACE::StackableDB {
   void Clear() { files_.clear(); }
   // What rocksdb.num-immutable-mem-table says: memtables not yet flushed.
   uint64_t immutable_memtables = 0;
+  // Integer properties read: RocksDB takes the DB mutex for the memtable
+  // ones the listener reads.
+  int int_property_reads = 0;
   using StackableDB::GetIntProperty;
   bool GetIntProperty(ROCKSDB_NAMESPACE::ColumnFamilyHandle* column_family,
                       const ROCKSDB_NAMESPACE::Slice& property,
                       uint64_t* value) override {
+    ++int_property_reads;
     if (property == ROCKSDB_NAMESPACE::DB::Properties::kNumImmutableMemTable) {
       *value = immutable_memtables;
       return true;
@@ -788,6 +796,73 @@ TEST_F(ListenerTest, JobsReadNoTableFiles) {
   listener_.Refresh(&db_);
   EXPECT_EQ(db_.property_reads, 1);
 }
+
+// A callback runs on the job's thread, and RocksDB reads the memtable
+// properties under the DB mutex, for which writers and other jobs contend;
+// the listener read one at every flush's and compaction's start. A flush is
+// sized from the flush before it; only the first reads the memtables. A
+// compaction's start reads the immutable memtables only while a flush is in
+// flight, which it may have to commit.
+TEST_F(ListenerTest, CallbacksReadTheMemtablesOnlyWhenTheyMust) {
+  db_.AddFile(10, 6, 50000);
+  ROCKSDB_NAMESPACE::FlushJobInfo flush;
+  flush.cf_name = "default";
+  flush.cf_id = 0;
+  flush.job_id = 1;
+  listener_.OnFlushBegin(&db_, flush);
+  EXPECT_EQ(db_.int_property_reads, 1);  // no flush before it
+  flush.table_properties.num_entries = 1000;
+  listener_.OnFlushCompleted(&db_, flush);
+  db_.int_property_reads = 0;
+  flush.job_id = 2;
+  listener_.OnFlushBegin(&db_, flush);
+  listener_.OnFlushCompleted(&db_, flush);
+  auto compaction = Compaction(3, 6, {{6, 10}}, 50000);
+  listener_.OnCompactionBegin(&db_, compaction);
+  OutputsAreInputs(&compaction);
+  listener_.OnCompactionCompleted(&db_, compaction);
+  EXPECT_EQ(db_.int_property_reads, 0);
+  flush.job_id = 4;
+  listener_.OnFlushBegin(&db_, flush);
+  compaction.job_id = 5;
+  listener_.OnCompactionBegin(&db_, compaction);
+  EXPECT_EQ(db_.int_property_reads, 1);  // the flush may have committed
+  listener_.WaitForPlans();
+}
+
+#if defined(__linux__)
+// The planner's thread, by its name among the process's tasks, runs at
+// the lowest CPU priority: where writers and jobs keep the cores busy,
+// plans wait for them.
+TEST_F(ListenerTest, ThePlannerRunsAtTheLowestPriority) {
+  ROCKSDB_NAMESPACE::FlushJobInfo flush;
+  flush.cf_name = "default";
+  flush.job_id = 1;
+  listener_.OnFlushBegin(&db_, flush);  // the first flush asks for a plan
+  listener_.WaitForPlans();
+  ASSERT_GE(listener_.plans(), 1u);
+  int found = 0;
+  for (const auto& entry :
+       std::filesystem::directory_iterator("/proc/self/task")) {
+    const std::string task = entry.path().filename();
+    std::ifstream comm("/proc/self/task/" + task + "/comm");
+    std::string name;
+    std::getline(comm, name);
+    if (name != ShapeListener::kPlannerThreadName) continue;
+    ++found;
+    // /proc/<pid>/task/<tid>/stat: the 19th field is the nice value, after
+    // a name in parentheses that may hold spaces.
+    std::ifstream stat_file("/proc/self/task/" + task + "/stat");
+    std::string stat((std::istreambuf_iterator<char>(stat_file)),
+                     std::istreambuf_iterator<char>());
+    std::istringstream fields(stat.substr(stat.rfind(')') + 2));
+    std::string field;
+    for (int i = 3; i <= 19; ++i) fields >> field;
+    EXPECT_EQ(std::stoi(field), ShapeListener::kPlannerNice);
+  }
+  EXPECT_EQ(found, 1);
+}
+#endif
 
 // DB::Flush() may return before the flush's OnFlushCompleted has run (see
 // FprCheckTreeTest.LateFlushCallbacksChangeNothing). A flush whose memtable

@@ -39,11 +39,15 @@ LiveJob Compaction(int output_level, std::vector<uint64_t> inputs) {
   return job;
 }
 
-// (number, level) of each live file.
-std::map<uint64_t, int> Levels(const LiveTree& tree) {
+// (number, level) of each file.
+std::map<uint64_t, int> Levels(const std::vector<LiveFile>& files) {
   std::map<uint64_t, int> levels;
-  for (const LiveFile& f : tree.Files()) levels[f.number] = f.level;
+  for (const LiveFile& f : files) levels[f.number] = f.level;
   return levels;
+}
+
+std::map<uint64_t, int> Levels(const LiveTree& tree) {
+  return Levels(tree.Files());
 }
 
 TEST(LiveTreeTest, AFlushAddsItsFileToL0) {
@@ -53,12 +57,15 @@ TEST(LiveTreeTest, AFlushAddsItsFileToL0) {
   ASSERT_TRUE(tree.known());
   LiveJob flush;
   flush.flush = true;
+  EXPECT_FALSE(tree.flushing());
   tree.Began(1, flush);
   EXPECT_EQ(tree.Jobs().size(), 1u);
+  EXPECT_TRUE(tree.flushing());
   tree.Created(1, File(7, -1, 10, 20, 100), true);
   EXPECT_EQ(tree.num_files(), 1u);  // built, not yet live
   tree.FlushCompleted(1, 7, true);
   EXPECT_TRUE(tree.Jobs().empty());
+  EXPECT_FALSE(tree.flushing());
   EXPECT_EQ(Levels(tree), (std::map<uint64_t, int>{{5, 6}, {7, 0}}));
   EXPECT_TRUE(tree.known());
   for (const LiveFile& f : tree.Files()) {
@@ -194,9 +201,14 @@ TEST(LiveTreeTest, EventsLeaveTheTreeAFullReadFinds) {
   std::map<uint64_t, LiveFile> truth;
   LiveTree tree;
   tree.Reset({});
+  LiveFilesMirror mirror;  // a planner's copy, kept from the changes
   uint64_t next = 1;
   std::vector<std::pair<int, uint64_t>> late;  // flush callbacks to come
   for (int step = 0; step < 2000; ++step) {
+    if (rng() % 4 == 0) {
+      mirror.Apply(tree.TakeChanges());
+      ASSERT_EQ(Levels(mirror.Files()), Levels(tree)) << "step " << step;
+    }
     const int kind = rng() % 3;
     const int job = step;
     if (!late.empty() && rng() % 2 == 0) {
@@ -251,11 +263,66 @@ TEST(LiveTreeTest, EventsLeaveTheTreeAFullReadFinds) {
   for (const auto& [job, number] : late) {
     tree.FlushCompleted(job, number, true);
   }
+  mirror.Apply(tree.TakeChanges());
+  EXPECT_EQ(Levels(mirror.Files()), Levels(tree));
   ASSERT_TRUE(tree.known());
   std::map<uint64_t, int> expected;
   for (const auto& [n, f] : truth) expected[n] = f.level;
   EXPECT_EQ(Levels(tree), expected);
   EXPECT_TRUE(tree.Jobs().empty());
+}
+
+// A planner's copy takes only what changed since its last plan: the
+// listener holds its mutex while the changes are taken, and the jobs'
+// callbacks wait for it (bench/live_plan_bench.cc measures both ways).
+TEST(LiveTreeTest, ChangesHoldOnlyTheFilesChanged) {
+  LiveTree tree;
+  std::vector<LiveFile> files;
+  for (uint64_t n = 1; n <= 1000; ++n) files.push_back(File(n, 6, 0, 99, 10));
+  tree.Reset(files);
+  LiveFilesMirror mirror;
+  LiveTree::Changes first = tree.TakeChanges();
+  EXPECT_TRUE(first.all);
+  EXPECT_EQ(first.put.size(), 1000u);
+  mirror.Apply(std::move(first));
+
+  // A compaction of two files into one, and a trivial move.
+  tree.Began(1, Compaction(6, {1, 2}));
+  tree.Created(1, File(1001, -1, 0, 99, 20), true);
+  tree.CompactionCompleted(1, {1, 2}, {{1001, 6}}, true);
+  tree.CompactionCompleted(2, {3}, {{3, 5}}, true);
+  tree.Deleted(1);
+  tree.Deleted(2);
+  LiveTree::Changes changes = tree.TakeChanges();
+  EXPECT_FALSE(changes.all);
+  EXPECT_EQ(changes.put.size(), 2u);  // 1001, and 3 at its new level
+  EXPECT_EQ(changes.erased.size(), 2u);
+  mirror.Apply(std::move(changes));
+  EXPECT_EQ(Levels(mirror.Files()), Levels(tree));
+  EXPECT_TRUE(tree.TakeChanges().put.empty());
+
+  // A full read puts every file again.
+  tree.Reset(tree.Files());
+  EXPECT_TRUE(tree.TakeChanges().all);
+}
+
+// A tree whose changes nobody takes keeps no log longer than twice its
+// files: the next taker gets every file instead.
+TEST(LiveTreeTest, UntakenChangesDoNotGrowWithoutEnd) {
+  LiveTree tree;
+  tree.Reset({File(1, 1, 0, 99, 10)});
+  tree.TakeChanges();
+  uint64_t live = 1;
+  for (uint64_t n = 2; n < 1000; ++n) {
+    tree.Created(static_cast<int>(n), File(n, -1, 0, 99, 10), true);
+    tree.CompactionCompleted(static_cast<int>(n), {live}, {{n, 1}}, true);
+    tree.Deleted(live);
+    live = n;
+  }
+  LiveTree::Changes changes = tree.TakeChanges();
+  EXPECT_TRUE(changes.all);
+  ASSERT_EQ(changes.put.size(), 1u);
+  EXPECT_EQ(changes.put[0].number, 999u);
 }
 
 }  // namespace
