@@ -197,6 +197,28 @@ TEST(LiveShapeTest, KeySharesDoNotDependOnHowKeysAreSpelled) {
   EXPECT_DOUBLE_EQ(share[1], 0.5);
 }
 
+// Ends are sorted by 8 bytes after the prefix they all share, then whole:
+// keys that tie in those bytes, and keys that are prefixes of others, keep
+// their byte order, so files side by side stay side by side.
+TEST(LiveShapeTest, KeysThatTieInTheirFirstBytesKeepTheirOrder) {
+  auto file = [](uint64_t number, std::string smallest, std::string largest) {
+    LiveFile f;
+    f.number = number;
+    f.level = 1;
+    f.entries = 100.0 * number;
+    f.smallest = std::move(smallest);
+    f.largest = std::move(largest);
+    return f;
+  };
+  const std::vector<LiveFile> files = {file(3, "pA2345678c", "pB"),
+                                       file(1, "pA", "pA2345678"),
+                                       file(2, "pA2345678a", "pA2345678b")};
+  const std::vector<double> share = KeyShareInRange(files, {300, 100, 200});
+  EXPECT_NEAR(share[0], 0.5, 1e-12);
+  EXPECT_NEAR(share[1], 1.0 / 6, 1e-12);
+  EXPECT_NEAR(share[2], 1.0 / 3, 1e-12);
+}
+
 // Random keys: an L0 file spans the key space and reaches every lookup; a
 // file of the last level reaches its own stretch.
 TEST(LiveShapeTest, SpanningFilesReachEveryLookup) {
