@@ -15,13 +15,17 @@
 #include "monkey/util/filter_fpr_model.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <memory>
 
 namespace monkey {
 namespace {
 
 constexpr int kCacheLineBits = 512;
 constexpr int kMaxProbes = 24;
+// The most bits per key the FastLocalBloom model plans with.
+constexpr int kFastLocalBloomMaxMillibits = 48000;
 const double kLn2Squared = std::log(2.0) * std::log(2.0);
 
 double StandardFpRate(double bits_per_key, int num_probes) {
@@ -157,7 +161,8 @@ FprModel FprModel::IdealBloom() {
 }
 
 FprModel FprModel::FastLocalBloom() {
-  return FprModel(FilterKind::kFastLocalBloom, 1.0, 48.0, 0.0);
+  return FprModel(FilterKind::kFastLocalBloom, 1.0,
+                  kFastLocalBloomMaxMillibits / 1000.0, 0.0);
 }
 
 FprModel FprModel::Ribbon(double slots_per_key) {
@@ -178,6 +183,38 @@ std::string FprModel::Name() const {
   return "unknown";
 }
 
+namespace {
+
+// FastLocalBloom's FPR at a setting in millibits, computed once per process:
+// the exact sum (FastLocalBloomFpr, in long double) costs microseconds, and
+// a plan for objective=memory asks for a hundred or more settings, the
+// same ones plan after plan (BM_PlanLiveTree, bench/live_plan_bench.cc).
+// A table over every setting a FastLocalBloom model allows, filled as
+// asked; a race computes the same value twice.
+double FastLocalBloomFprAt(int millibits) {
+  constexpr int kMaxMillibits = kFastLocalBloomMaxMillibits;
+  if (millibits < 0 || millibits > kMaxMillibits) {
+    return FastLocalBloomFpr(millibits / 1000.0,
+                             FastLocalBloomProbes(millibits));
+  }
+  static const std::unique_ptr<std::atomic<double>[]> table = [] {
+    auto t = std::make_unique<std::atomic<double>[]>(kMaxMillibits + 1);
+    for (int m = 0; m <= kMaxMillibits; ++m) {
+      t[m].store(-1.0, std::memory_order_relaxed);
+    }
+    return t;
+  }();
+  double fpr = table[millibits].load(std::memory_order_relaxed);
+  if (fpr < 0) {
+    fpr =
+        FastLocalBloomFpr(millibits / 1000.0, FastLocalBloomProbes(millibits));
+    table[millibits].store(fpr, std::memory_order_relaxed);
+  }
+  return fpr;
+}
+
+}  // namespace
+
 double FprModel::FalsePositiveRate(double bits_per_key) const {
   if (!(bits_per_key > 0.0)) return 1.0;
   const double bits = std::min(bits_per_key, max_bits_);
@@ -187,8 +224,7 @@ double FprModel::FalsePositiveRate(double bits_per_key) const {
     case FilterKind::kFastLocalBloom: {
       // RocksDB builds 1 bit/key for settings in [0.5, 1).
       const int millibits = std::max(ToMillibits(bits), 1000);
-      return FastLocalBloomFpr(millibits / 1000.0,
-                               FastLocalBloomProbes(millibits));
+      return FastLocalBloomFprAt(millibits);
     }
     case FilterKind::kRibbon: {
       // RocksDB mixes c and c+1 result columns across the filter's blocks to

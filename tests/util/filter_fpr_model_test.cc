@@ -67,6 +67,23 @@ TEST(FilterFprModelTest, FastLocalBloomMatchesOccupancyComputation) {
   }
 }
 
+// FastLocalBloom's FPR is kept per setting for the process: the kept
+// value is the exact sum's, at every setting the model allows, the first
+// time and every time after (and past them, the sum itself).
+TEST(FilterFprModelTest, KeptFastLocalBloomRatesAreTheExactOnes) {
+  const FprModel bloom = FprModel::FastLocalBloom();
+  for (int pass = 0; pass < 2; ++pass) {
+    for (int millibits :
+         {1000, 1001, 4567, 10000, 13333, 24000, 47999, 48000}) {
+      EXPECT_EQ(bloom.FalsePositiveRate(millibits / 1000.0),
+                FastLocalBloomFpr(millibits / 1000.0,
+                                  FastLocalBloomProbes(millibits)))
+          << millibits << " bits, pass " << pass;
+    }
+  }
+  EXPECT_EQ(bloom.FalsePositiveRate(60.0), bloom.FalsePositiveRate(48.0));
+}
+
 TEST(FilterFprModelTest, ModelsAtKnownPoints) {
   const FprModel ideal = FprModel::IdealBloom();
   EXPECT_NEAR(ideal.FalsePositiveRate(10), 0.0081925, 1e-7);
