@@ -227,8 +227,9 @@ void BM_ProjectAndPlan(benchmark::State& state) {
   Describe(state, t);
 }
 
-void BM_PolicyUpdateLiveShape(benchmark::State& state) {
-  const Tree t = MakeTree(static_cast<int>(state.range(0)));
+// A monkey:10 policy for the benchmark's second argument (0 the budget, 1
+// objective=memory); nullptr, the benchmark skipped, if it cannot be made.
+std::shared_ptr<const MonkeyFilterPolicy> PolicyFor(benchmark::State& state) {
   MonkeyOptions options;
   options.bits_per_key = 10;
   if (state.range(1) == 1) {
@@ -237,16 +238,21 @@ void BM_PolicyUpdateLiveShape(benchmark::State& state) {
   std::shared_ptr<const ROCKSDB_NAMESPACE::FilterPolicy> policy;
   const ROCKSDB_NAMESPACE::Status s =
       MonkeyFilterPolicy::Create(options, &policy);
-  if (!s.ok()) {
-    state.SkipWithError(s.ToString().c_str());
-    return;
-  }
-  const auto* cast = policy->CheckedCast<MonkeyFilterPolicy>();
+  const auto* cast =
+      s.ok() ? policy->CheckedCast<MonkeyFilterPolicy>() : nullptr;
   if (cast == nullptr) {
-    state.SkipWithError("not a MonkeyFilterPolicy");
-    return;
+    state.SkipWithError(s.ok() ? "not a MonkeyFilterPolicy"
+                               : s.ToString().c_str());
+    return nullptr;
   }
-  const MonkeyFilterPolicy& monkey = *cast;
+  return std::shared_ptr<const MonkeyFilterPolicy>(policy, cast);
+}
+
+void BM_PolicyUpdateLiveShape(benchmark::State& state) {
+  const Tree t = MakeTree(static_cast<int>(state.range(0)));
+  const std::shared_ptr<const MonkeyFilterPolicy> policy = PolicyFor(state);
+  if (policy == nullptr) return;
+  const MonkeyFilterPolicy& monkey = *policy;
   for (auto _ : state) {
     const LevelSizing sizing = SizingOf(t.files);
     const std::vector<LiveLevel> shape = ProjectLiveShape(t.files, t.jobs);
@@ -339,17 +345,9 @@ void BM_TreeFilesAfterCompaction(benchmark::State& state) {
 // UpdateLiveShape (ShapeListener::Plan without the mutex).
 void BM_PlannerPass(benchmark::State& state) {
   const Tree t = MakeTree(static_cast<int>(state.range(0)));
-  MonkeyOptions options;
-  options.bits_per_key = 10;
-  if (state.range(1) == 1) {
-    options.objective = MonkeyOptions::Objective::kMemory;
-  }
-  std::shared_ptr<const ROCKSDB_NAMESPACE::FilterPolicy> policy;
-  if (!MonkeyFilterPolicy::Create(options, &policy).ok()) {
-    state.SkipWithError("no policy");
-    return;
-  }
-  const MonkeyFilterPolicy& monkey = *policy->CheckedCast<MonkeyFilterPolicy>();
+  const std::shared_ptr<const MonkeyFilterPolicy> policy = PolicyFor(state);
+  if (policy == nullptr) return;
+  const MonkeyFilterPolicy& monkey = *policy;
   LiveTree tree;
   tree.Reset(t.files);
   LiveFilesMirror mirror;
