@@ -5,7 +5,7 @@
 
 A generated table sits between two markers that name its record:
 
-  <!-- bench/tables.py: bench/results/20261204-36100a0-writetax -->
+  <!-- bench/tables.py: bench/results/20261204-f03316d-writetax -->
   ...generated text...
   <!-- end bench/tables.py -->
 
