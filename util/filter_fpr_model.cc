@@ -192,14 +192,14 @@ namespace {
 // A table over every setting a FastLocalBloom model allows, filled as
 // asked; a race computes the same value twice.
 double FastLocalBloomFprAt(int millibits) {
-  constexpr int kMaxMillibits = kFastLocalBloomMaxMillibits;
-  if (millibits < 0 || millibits > kMaxMillibits) {
+  if (millibits < 0 || millibits > kFastLocalBloomMaxMillibits) {
     return FastLocalBloomFpr(millibits / 1000.0,
                              FastLocalBloomProbes(millibits));
   }
   static const std::unique_ptr<std::atomic<double>[]> table = [] {
-    auto t = std::make_unique<std::atomic<double>[]>(kMaxMillibits + 1);
-    for (int m = 0; m <= kMaxMillibits; ++m) {
+    auto t = std::make_unique<std::atomic<double>[]>(
+        kFastLocalBloomMaxMillibits + 1);
+    for (int m = 0; m <= kFastLocalBloomMaxMillibits; ++m) {
       t[m].store(-1.0, std::memory_order_relaxed);
     }
     return t;
