@@ -18,6 +18,8 @@ COMPONENTS = [
     ("compaction jobs", "rocksdb::CompactionJob::Run()"),
     ("flush jobs", "rocksdb::DBImpl::BackgroundCallFlush("),
     ("writes", "rocksdb::DBImpl::WriteImpl("),
+    ("filters: keys added", "rocksdb::FullFilterBlockBuilder::Add("),
+    ("filters: blocks built", "rocksdb::FullFilterBlockBuilder::Finish("),
     ("planner thread", "monkey::ShapeListener::PlannerLoop()"),
     ("  ProjectLiveShape", "monkey::ProjectLiveShape("),
     ("  UpdateLiveShape", "monkey::MonkeyFilterPolicy::UpdateLiveShape("),

@@ -8,11 +8,13 @@
 #
 #   bench/writetax_callgrind.sh OUTDIR DB_BENCH [BASE_DB_BENCH]
 #
-# DB_BENCH runs bloomfilter:10 and monkey:10; BASE_DB_BENCH, another build
-# of the library (build_tools/build_db_bench.sh in a worktree), monkey:10.
+# DB_BENCH runs bloomfilter:10, monkey:10 (Install's listener) and
+# monkey:10;shape=static (no listener: what the allocation itself costs,
+# in filters of other sizes); BASE_DB_BENCH, another build of the library
+# (build_tools/build_db_bench.sh in a worktree), monkey:10.
 set -eu
 [ $# -ge 2 ] || {
-  sed -n '2,13p' "$0" >&2
+  sed -n '2,15p' "$0" >&2
   exit 2
 }
 out=$1
@@ -52,7 +54,10 @@ for workload in fillseq:200000 fillrandom:60000; do
   run "${name}_bloom_10" "$db_bench" "$name" "$num" bloomfilter:10 &
   run "${name}_live" "$db_bench" "$name" "$num" monkey:10 &
   wait
+  run "${name}_static" "$db_bench" "$name" "$num" \
+    "id=monkey;bits_per_key=10;shape=static"
   profiles="$out/${name}_bloom_10.out $out/${name}_live.out"
+  profiles="$profiles $out/${name}_static.out"
   if [ -n "$base" ]; then
     run "${name}_live_base" "$base" "$name" "$num" monkey:10
     profiles="$profiles $out/${name}_live_base.out"
