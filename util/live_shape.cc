@@ -118,6 +118,10 @@ std::vector<double> KeyMassPrefix(const std::vector<Span>& spans,
     if (there > 0) {
       const double scale = entries[i] / there;
       for (size_t u = first; u < stop; ++u) mass[u] *= 1 + scale;
+    } else if (s.last == s.first + 1) {
+      // One stretch, its own (files side by side, as a sequential load
+      // leaves them): all of the file's keys, with no key space to build.
+      mass[2 * s.first + 1] += entries[i];
     } else if (s.last > s.first) {
       const KeySpace space(std::vector<std::string_view>(
           ends.begin() + s.first, ends.begin() + s.last + 1));
