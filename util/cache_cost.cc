@@ -1,0 +1,73 @@
+// Block reads per lookup through an LRU cache, by Che's approximation. See
+// cache_cost.h.
+#include "monkey/util/cache_cost.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace monkey {
+
+namespace {
+
+// The bytes `groups` keep cached at characteristic time `t`.
+double CachedBytes(const std::vector<BlockGroup>& groups, double t) {
+  double bytes = 0;
+  for (const BlockGroup& g : groups) bytes += g.bytes * CachedShare(g, t);
+  return bytes;
+}
+
+}  // namespace
+
+double CachedShare(const BlockGroup& group, double t) {
+  if (!(group.rate > 0)) return 0;   // never referenced: never loaded
+  if (!(group.bytes > 0)) return 1;  // takes no room
+  if (std::isinf(t)) return 1;
+  return -std::expm1(-group.rate / std::max(1.0, group.blocks) * t);
+}
+
+double CharacteristicTime(const std::vector<BlockGroup>& groups,
+                          double capacity) {
+  if (!(capacity > 0)) return 0;
+  double referenced = 0;
+  for (const BlockGroup& g : groups) {
+    if (g.rate > 0 && g.bytes > 0) referenced += g.bytes;
+  }
+  if (referenced <= capacity) return std::numeric_limits<double>::infinity();
+  // CachedBytes rises from 0 to `referenced` with t: bracket, then bisect
+  // in log t (the rates span many orders of magnitude).
+  double lo = 1, hi = 1;
+  while (CachedBytes(groups, lo) > capacity) lo /= 2;
+  while (CachedBytes(groups, hi) < capacity) hi *= 2;
+  for (int i = 0; i < 100 && hi / lo > 1 + 1e-12; ++i) {
+    const double mid = std::sqrt(lo * hi);
+    (CachedBytes(groups, mid) < capacity ? lo : hi) = mid;
+  }
+  return std::sqrt(lo * hi);
+}
+
+BlockReads ExpectedBlockReads(const std::vector<CachedRun>& runs,
+                              double cache_bytes) {
+  // Three groups per run: its filter, referenced at every lookup that
+  // reaches it, and its index and data, at those its filter passes.
+  std::vector<BlockGroup> groups;
+  groups.reserve(3 * runs.size());
+  for (const CachedRun& run : runs) {
+    const bool filtered = run.filter_bytes > 0;
+    const double passed = run.reach * (filtered ? run.fpr : 1.0);
+    groups.push_back(
+        {run.filter_bytes, run.filter_blocks, filtered ? run.reach : 0.0});
+    groups.push_back({run.index_bytes, run.index_blocks, passed});
+    groups.push_back({run.data_bytes, run.data_blocks, passed});
+  }
+  const double t = CharacteristicTime(groups, cache_bytes);
+  BlockReads reads;
+  for (size_t i = 0; i < groups.size(); i += 3) {
+    reads.filter += groups[i].rate * (1 - CachedShare(groups[i], t));
+    reads.index += groups[i + 1].rate * (1 - CachedShare(groups[i + 1], t));
+    reads.data += groups[i + 2].rate * (1 - CachedShare(groups[i + 2], t));
+  }
+  return reads;
+}
+
+}  // namespace monkey
