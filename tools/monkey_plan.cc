@@ -8,6 +8,7 @@
 //   monkey_plan --objective=memory --bits_per_key=10 --num_levels=6
 //   monkey_plan --objective=memory --max_sum_fpr=0.02 --num_levels=6
 //   monkey_plan --db=/path/to/db [--column_family=NAME] [--json]
+//               [--cache_bytes=N]
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -45,6 +46,11 @@ DEFINE_string(db, "",
 DEFINE_string(column_family, "",
               "With --db: only this column family (default: all)");
 DEFINE_bool(json, false, "With --db: print one JSON object");
+DEFINE_int64(cache_bytes, 0,
+             "With --db: also the block reads per absent-key lookup its "
+             "filters, indexes and data cost through an LRU block cache of "
+             "this many bytes (cache_index_and_filter_blocks), by the model "
+             "of util/cache_cost.h");
 
 namespace {
 
@@ -58,7 +64,8 @@ constexpr const char* kUsage =
     "[--max_sum_fpr=F]\n"
     "              [--size_ratio=T] [--num_levels=L] [--model=M] "
     "[--last_level_filter=false]\n"
-    "  monkey_plan --db=PATH [--column_family=NAME] [--json]\n"
+    "  monkey_plan --db=PATH [--column_family=NAME] [--json] "
+    "[--cache_bytes=N]\n"
     "\n"
     "With --db it opens the database read-only and prints, per column "
     "family: per level\nfiles, runs, keys, filter bytes, realized bits/key, "
@@ -121,12 +128,23 @@ int Advise() {
     const monkey::Advice* got = why.empty() ? &advice : nullptr;
     if (!text.empty()) text += "\n";
     text += monkey::advisor::AdviceText(cf, got, why);
+    nlohmann::json cache_json;
+    if (got != nullptr && FLAGS_cache_bytes > 0) {
+      const double cache = static_cast<double>(FLAGS_cache_bytes);
+      const monkey::BlockReads reads = monkey::ExpectedBlockReads(
+          monkey::CachedRunsNow(cf.levels, advice, cf.filter_partition_bytes),
+          cache);
+      text += monkey::advisor::BlockReadsText(cf, cache, reads);
+      cache_json = monkey::advisor::BlockReadsJson(cf, cache, reads);
+    }
     if (cf.files == 0) {
       fprintf(stderr,
               "monkey_plan: note: column family '%s' has no SST files\n",
               cf.name.c_str());
     } else {
-      column_families.push_back(monkey::advisor::AdviceJson(cf, got));
+      nlohmann::json one = monkey::advisor::AdviceJson(cf, got);
+      if (!cache_json.is_null()) one["block_reads"] = cache_json;
+      column_families.push_back(std::move(one));
     }
   }
   if (!any_filters) {
@@ -160,7 +178,7 @@ int main(int argc, char** argv) {
                 std::string("unexpected argument '") + argv[1] + "'");
   }
   if (!FLAGS_db.empty()) return Advise();
-  for (const char* flag : {"column_family", "json"}) {
+  for (const char* flag : {"column_family", "json", "cache_bytes"}) {
     if (!IsDefault(flag)) {
       return Fail(kBadArguments, std::string("--") + flag + " needs --db");
     }

@@ -279,6 +279,33 @@ std::string DescribeTree(const std::map<int, const AdvisorLevel*>& by_level,
 
 }  // namespace
 
+std::vector<CachedRun> CachedRunsNow(const std::vector<AdvisorLevel>& levels,
+                                     const Advice& advice,
+                                     double filter_partition_bytes) {
+  std::vector<CachedRun> runs;
+  for (const AdvisorLevel& l : levels) {
+    if (!(l.files > 0)) continue;
+    const size_t i = static_cast<size_t>(l.level);
+    CachedRun run;
+    run.reach = i < advice.probes.size() ? advice.probes[i] : 0;
+    run.filter_bytes = l.filter_bytes;
+    run.fpr = l.filter_bytes > 0 && i < advice.fpr_now.size()
+                  ? advice.fpr_now[i]
+                  : 1.0;
+    run.filter_blocks =
+        filter_partition_bytes > 0
+            ? std::max(l.files,
+                       std::ceil(l.filter_bytes / filter_partition_bytes))
+            : l.files;
+    run.index_bytes = l.index_bytes;
+    run.index_blocks = std::max(l.files, l.index_blocks);
+    run.data_bytes = l.data_bytes;
+    run.data_blocks = std::max(l.files, l.data_blocks);
+    runs.push_back(run);
+  }
+  return runs;
+}
+
 std::string Advise(const std::vector<AdvisorLevel>& levels,
                    const std::vector<LiveFile>& files, Advice* advice) {
   std::map<int, const AdvisorLevel*> by_level;

@@ -47,6 +47,7 @@
 #include <string>
 #include <vector>
 
+#include "monkey/util/cache_cost.h"
 #include "monkey/util/filter_fpr_model.h"
 #include "monkey/util/live_shape.h"
 #include "monkey/util/monkey_bpk.h"
@@ -69,6 +70,13 @@ struct AdvisorLevel {
   // file by its own kind and bits, weighted by its key range); ignored
   // without filters.
   double model_fpr = 1;
+  // What a lookup may read of the level besides its filters (table
+  // properties): its index below any top level, in `index_blocks` blocks
+  // (a file's index partitions, or its one index block), and its data.
+  double index_bytes = 0;
+  double index_blocks = 0;
+  double data_bytes = 0;
+  double data_blocks = 0;
 };
 
 // One suggestion: the options string, its plan and what it predicts.
@@ -146,6 +154,14 @@ std::string SuggestedFilter(const std::vector<AdvisorLevel>& levels);
 // with b to 1/1000 (RocksDB's resolution), trailing zeros dropped.
 std::string MonkeyOptionsString(double bits_per_key, bool last_level_filter,
                                 const std::string& filter);
+
+// The levels as the block cache sees them now (util/cache_cost.h): one
+// CachedRun per level with files, reached by its probes per lookup, passing
+// keys at its FPR now, its filters in blocks of `filter_partition_bytes`
+// (partitioned filters; at least one a file) or, for 0, one block a file.
+std::vector<CachedRun> CachedRunsNow(const std::vector<AdvisorLevel>& levels,
+                                     const Advice& advice,
+                                     double filter_partition_bytes);
 
 // The three answers for one column family: `levels` (in any order, each
 // level at most once) and its SST files, as the listener describes them

@@ -60,12 +60,28 @@ BlockReads ExpectedBlockReads(const std::vector<CachedRun>& runs,
     groups.push_back({run.index_bytes, run.index_blocks, passed});
     groups.push_back({run.data_bytes, run.data_blocks, passed});
   }
-  const double t = CharacteristicTime(groups, cache_bytes);
+  // A block larger than the whole cache never stays: RocksDB's LRUCache
+  // inserts it over capacity for the reader holding it and frees it at its
+  // release (LRUCacheShard::Release, usage above capacity). It takes no
+  // room, and every reference to it is a read.
+  std::vector<BlockGroup> cacheable;
+  std::vector<bool> fits(groups.size());
+  for (size_t i = 0; i < groups.size(); ++i) {
+    const BlockGroup& g = groups[i];
+    fits[i] = g.bytes / std::max(1.0, g.blocks) <= cache_bytes;
+    if (fits[i]) cacheable.push_back(g);
+  }
+  const double t = CharacteristicTime(cacheable, cache_bytes);
+  std::vector<double> missed(groups.size());
+  for (size_t i = 0; i < groups.size(); ++i) {
+    missed[i] =
+        groups[i].rate * (fits[i] ? 1 - CachedShare(groups[i], t) : 1.0);
+  }
   BlockReads reads;
   for (size_t i = 0; i < groups.size(); i += 3) {
-    reads.filter += groups[i].rate * (1 - CachedShare(groups[i], t));
-    reads.index += groups[i + 1].rate * (1 - CachedShare(groups[i + 1], t));
-    reads.data += groups[i + 2].rate * (1 - CachedShare(groups[i + 2], t));
+    reads.filter += missed[i];
+    reads.index += missed[i + 1];
+    reads.data += missed[i + 2];
   }
   return reads;
 }

@@ -76,7 +76,8 @@ double CharacteristicTime(const std::vector<BlockGroup>& groups,
 double CachedShare(const BlockGroup& group, double t);
 
 // Expected block reads per lookup over `runs` through an LRU cache of
-// `cache_bytes`.
+// `cache_bytes`. A block larger than the cache is never cached (RocksDB's
+// LRUCache frees it when its reader lets go) and takes no room.
 BlockReads ExpectedBlockReads(const std::vector<CachedRun>& runs,
                               double cache_bytes);
 

@@ -129,6 +129,7 @@ TEST(MonkeyPlanTest, BadFlagsExitOneNamingThem) {
       {"--objective=memory --bits_per_key=101", "bits_per_key"},
       {"--json", "--json needs --db"},
       {"--column_family=x", "--column_family needs --db"},
+      {"--cache_bytes=1000", "--cache_bytes needs --db"},
       {"--db=/tmp --objective=memory", "--objective does not apply with --db"},
       {"--db=/tmp --bits_per_key=7", "--bits_per_key does not apply"},
       {"--model=cuckoo", "--model must be"},
@@ -406,6 +407,72 @@ TEST(MonkeyPlanTest, AdvisesOnASmallDatabase) {
 // 16 keys a prefix. Each level's filter entries are its files'
 // num_filter_entries (prefixes, far fewer than its keys), and its realized
 // bits are per filter entry, in the JSON and in the text.
+// --cache_bytes: the modelled block reads per absent-key lookup, for full
+// and partitioned filters (the layout read from the OPTIONS file): none
+// where everything fits, every block where nothing does, and fewer as the
+// cache grows.
+TEST(MonkeyPlanTest, ModelsBlockReadsThroughABlockCache) {
+  for (bool partitioned : {false, true}) {
+    SCOPED_TRACE(partitioned ? "partitioned" : "full");
+    test::TempDir dir;
+    const std::string path = dir.Sub("db");
+    {
+      ROCKSDB_NAMESPACE::Options options = TreeOptions("bloomfilter:10");
+      auto* table =
+          options.table_factory
+              ->GetOptions<ROCKSDB_NAMESPACE::BlockBasedTableOptions>();
+      ASSERT_NE(table, nullptr);
+      if (partitioned) {
+        table->partition_filters = true;
+        table->index_type = ROCKSDB_NAMESPACE::BlockBasedTableOptions::
+            IndexType::kTwoLevelIndexSearch;
+        table->metadata_block_size = 256;
+      }
+      auto db = test::OpenOrDie(options, path);
+      WriteTree(db.get());
+    }
+    std::vector<double> totals;
+    for (int64_t cache :
+         {int64_t{1}, int64_t{20000}, int64_t{200000}, int64_t{1} << 40}) {
+      const Result r =
+          MonkeyPlan("--db=" + Quote(path) +
+                     " --json --cache_bytes=" + std::to_string(cache));
+      ASSERT_EQ(r.code, 0) << r.err;
+      const json cf = json::parse(r.out)["column_families"][0];
+      ASSERT_TRUE(cf.contains("block_reads")) << r.out;
+      const json& reads = cf["block_reads"];
+      EXPECT_EQ(Keys(reads),
+                (std::set<std::string>{"cache_bytes", "filter_layout", "filter",
+                                       "index", "data", "total"}));
+      EXPECT_EQ(reads["cache_bytes"], cache);
+      EXPECT_EQ(reads["filter_layout"], partitioned ? "partitioned" : "full");
+      const double filter = reads["filter"], index = reads["index"],
+                   data = reads["data"], total = reads["total"];
+      EXPECT_NEAR(total, filter + index + data, 1e-12);
+      if (cache == 1) {
+        // Next to nothing cached: every lookup reads a filter block at each
+        // level it reaches (at least the last, which spans the keys), and
+        // past a false positive an index and a data block.
+        EXPECT_GE(filter, 1);
+        EXPECT_NEAR(index, data, 1e-6 * index);
+        EXPECT_GT(index, 0);
+        EXPECT_LT(index, 0.1 * filter);
+      }
+      totals.push_back(total);
+    }
+    EXPECT_GT(totals[0], totals[1]);
+    EXPECT_GT(totals[1], totals[2]);
+    EXPECT_EQ(totals[3], 0);
+    const Result text =
+        MonkeyPlan("--db=" + Quote(path) + " --cache_bytes=20000");
+    ASSERT_EQ(text.code, 0) << text.err;
+    EXPECT_NE(text.out.find("Block reads per absent-key lookup through a "
+                            "20000-byte block cache"),
+              std::string::npos)
+        << text.out;
+  }
+}
+
 TEST(MonkeyPlanTest, CountsFilterEntriesOfPrefixFilters) {
   test::TempDir dir;
   const std::string path = dir.Sub("db");

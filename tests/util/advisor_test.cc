@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -288,6 +289,47 @@ TEST(AdvisorTest, LevelsAndFilesWithoutFiltersCountAsFpr1) {
   // Its filters would hold all its keys.
   EXPECT_DOUBLE_EQ(a.filter_keys[1], 1e6);
   EXPECT_DOUBLE_EQ(a.filter_keys[2], 1e7);
+}
+
+// The block cache's view of the levels: each reached by its probes, at
+// its FPR now, its filters in one block a file or in partitions, its index
+// and data blocks as the table properties count them.
+TEST(AdvisorTest, CachedRunsAreTheLevelsAsTheBlockCacheSeesThem) {
+  std::vector<AdvisorLevel> levels = UniformTree();
+  levels[1] = Unfiltered(1, 2, 1e6);
+  for (AdvisorLevel& l : levels) {
+    l.index_bytes = l.entries * 0.5;
+    l.index_blocks = l.files;  // one index block a file
+    l.data_bytes = l.entries * 116;
+    l.data_blocks = l.data_bytes / 4096;
+  }
+  Advice a;
+  ASSERT_EQ("", AdviseOn(levels, &a));
+  for (double partition : {0.0, 4096.0}) {
+    const std::vector<CachedRun> runs = CachedRunsNow(levels, a, partition);
+    ASSERT_EQ(runs.size(), levels.size());
+    for (size_t i = 0; i < runs.size(); ++i) {
+      const AdvisorLevel& l = levels[i];
+      EXPECT_DOUBLE_EQ(runs[i].reach, a.probes[l.level]) << i;
+      EXPECT_DOUBLE_EQ(runs[i].fpr,
+                       l.filter_bytes > 0 ? a.fpr_now[l.level] : 1.0)
+          << i;
+      EXPECT_DOUBLE_EQ(runs[i].filter_bytes, l.filter_bytes) << i;
+      EXPECT_DOUBLE_EQ(
+          runs[i].filter_blocks,
+          partition > 0
+              ? std::max(l.files, std::ceil(l.filter_bytes / partition))
+              : l.files)
+          << i;
+      EXPECT_DOUBLE_EQ(runs[i].index_bytes, l.index_bytes) << i;
+      EXPECT_DOUBLE_EQ(runs[i].index_blocks, l.files) << i;
+      EXPECT_DOUBLE_EQ(runs[i].data_blocks, l.data_blocks) << i;
+    }
+  }
+  // L0's three files, each over the whole key space: three probes a lookup.
+  EXPECT_NEAR(CachedRunsNow(levels, a, 0)[0].reach, 3, 1e-9);
+  EXPECT_EQ(CachedRunsNow(levels, a, 0)[1].fpr, 1);  // L1 has no filter
+  EXPECT_GT(CachedRunsNow(levels, a, 4096)[3].filter_blocks, levels[3].files);
 }
 
 TEST(AdvisorTest, SuggestsTheFilterKindsTheDatabaseHas) {

@@ -65,9 +65,9 @@ TEST(CacheCostTest, ARunWithoutAFilterReadsIndexAndDataAtEveryLookup) {
 }
 
 // Blocks referenced alike share the cache alike: one group keeps the
-// capacity's share of its blocks, for any number of blocks.
+// capacity's share of its blocks, for any number of blocks that fit.
 TEST(CacheCostTest, OneKindOfBlockKeepsTheCachesShareOfIt) {
-  for (double partitions : {1.0, 10.0, 1000.0}) {
+  for (double partitions : {4.0, 10.0, 1000.0}) {
     CachedRun run;
     run.reach = 0.8;
     run.fpr = 0.01;
@@ -77,6 +77,22 @@ TEST(CacheCostTest, OneKindOfBlockKeepsTheCachesShareOfIt) {
     EXPECT_NEAR(reads.filter, 0.8 * (1 - 0.25), 1e-9) << partitions;
     EXPECT_EQ(reads.index + reads.data, 0) << partitions;
   }
+}
+
+// RocksDB's LRUCache frees a block larger than its capacity as soon as
+// its reader lets go: such a block is read at every reference and leaves
+// the cache to the others.
+TEST(CacheCostTest, ABlockLargerThanTheCacheIsNeverCached) {
+  CachedRun big;  // one full filter of 2 MB, the index and data in none
+  big.reach = 1;
+  big.fpr = 0.01;
+  big.filter_bytes = 2e6;
+  CachedRun small = big;  // 100 partitions of 10 KB
+  small.filter_bytes = 1e6;
+  small.filter_blocks = 100;
+  const BlockReads reads = ExpectedBlockReads({big, small}, 1e6);
+  EXPECT_DOUBLE_EQ(reads.filter, 1.0);  // the big one at every lookup
+  EXPECT_EQ(ExpectedBlockReads({big}, 2e6).filter, 0);
 }
 
 TEST(CacheCostTest, TheCharacteristicTimeFillsTheCache) {

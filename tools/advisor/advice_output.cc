@@ -214,4 +214,34 @@ json AdviceJson(const ColumnFamilyFacts& facts, const Advice* advice) {
   return cf;
 }
 
+namespace {
+
+const char* FilterLayout(const ColumnFamilyFacts& facts) {
+  return facts.filter_partition_bytes > 0 ? "partitioned" : "full";
+}
+
+}  // namespace
+
+std::string BlockReadsText(const ColumnFamilyFacts& facts, double cache_bytes,
+                           const BlockReads& reads) {
+  std::string out;
+  Append(&out,
+         "Block reads per absent-key lookup through a %.0f-byte block cache "
+         "(%s filters, model):\n  filter %.4f, index %.4f, data %.4f; "
+         "total %.4f\n",
+         cache_bytes, FilterLayout(facts), reads.filter, reads.index,
+         reads.data, reads.total());
+  return out;
+}
+
+nlohmann::json BlockReadsJson(const ColumnFamilyFacts& facts,
+                              double cache_bytes, const BlockReads& reads) {
+  return nlohmann::json{{"cache_bytes", static_cast<uint64_t>(cache_bytes)},
+                        {"filter_layout", FilterLayout(facts)},
+                        {"filter", reads.filter},
+                        {"index", reads.index},
+                        {"data", reads.data},
+                        {"total", reads.total()}};
+}
+
 }  // namespace monkey::advisor

@@ -26,4 +26,13 @@ std::string AdviceText(const ColumnFamilyFacts& facts, const Advice* advice,
 // all of them without advice, is null.
 nlohmann::json AdviceJson(const ColumnFamilyFacts& facts, const Advice* advice);
 
+// --cache_bytes: the modelled block reads per absent-key lookup through a
+// block cache of `cache_bytes` (util/cache_cost.h), by kind, with the
+// filter layout; as text, and as AdviceJson's "block_reads" (cache_bytes,
+// filter_layout: "full" or "partitioned", filter, index, data, total).
+std::string BlockReadsText(const ColumnFamilyFacts& facts, double cache_bytes,
+                           const BlockReads& reads);
+nlohmann::json BlockReadsJson(const ColumnFamilyFacts& facts,
+                              double cache_bytes, const BlockReads& reads);
+
 }  // namespace monkey::advisor

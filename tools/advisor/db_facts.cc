@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -24,6 +25,7 @@
 #include "monkey/util/sst_file_name.h"
 #include "rocksdb/convenience.h"
 #include "rocksdb/db.h"
+#include "rocksdb/table.h"
 #include "rocksdb/table_properties.h"
 #include "rocksdb/utilities/options_util.h"
 
@@ -139,6 +141,16 @@ class EmptyDir {
 Failure ReadColumnFamily(DB* db, ColumnFamilyHandle* cf,
                          ColumnFamilyFacts* facts) {
   facts->name = cf->GetName();
+  // The filter layout its OPTIONS file gives: partitions of about
+  // metadata_block_size bytes, or one full filter block a file.
+  const auto* table =
+      db->GetOptions(cf)
+          .table_factory
+          ->GetOptions<ROCKSDB_NAMESPACE::BlockBasedTableOptions>();
+  if (table != nullptr && table->partition_filters) {
+    facts->filter_partition_bytes =
+        static_cast<double>(table->metadata_block_size);
+  }
   ROCKSDB_NAMESPACE::ColumnFamilyMetaData meta;
   db->GetColumnFamilyMetaData(cf, &meta);
   facts->files = meta.file_count;
@@ -159,6 +171,7 @@ Failure ReadColumnFamily(DB* db, ColumnFamilyHandle* cf,
   // advisor plans; its filter is left unknown (see util/advisor.h).
   std::map<int, double> unfiltered_entries;
   std::map<int, uint64_t> files_at;
+  std::map<int, AdvisorLevel> blocks_at;  // index and data, per level
   for (const ROCKSDB_NAMESPACE::LevelMetaData& level : meta.levels) {
     for (const ROCKSDB_NAMESPACE::SstFileMetaData& f : level.files) {
       auto it = by_number.find(f.file_number);
@@ -180,6 +193,16 @@ Failure ReadColumnFamily(DB* db, ColumnFamilyHandle* cf,
       if (p.filter_size == 0) {
         unfiltered_entries[level.level] += static_cast<double>(p.num_entries);
       }
+      // A partitioned index's top level is read through its own block
+      // (pinned by pin_top_level_index_and_filter): the blocks below it
+      // are what lookups compete for.
+      AdvisorLevel& blocks = blocks_at[level.level];
+      blocks.index_bytes += static_cast<double>(
+          p.index_size - std::min(p.index_size, p.top_level_index_size));
+      blocks.index_blocks +=
+          p.index_partitions > 0 ? static_cast<double>(p.index_partitions) : 1;
+      blocks.data_bytes += static_cast<double>(p.data_size);
+      blocks.data_blocks += static_cast<double>(p.num_data_blocks);
       LiveFile file = DescribeFile(f, level.level);
       // num_entries from the properties: the metadata's is 0 for files
       // whose properties the open did not load (skip_stats_update_on_db_open).
@@ -222,6 +245,11 @@ Failure ReadColumnFamily(DB* db, ColumnFamilyHandle* cf,
     a.unfiltered_entries = unfiltered_entries[l.level];
     a.filter = l.filter;
     a.model_fpr = l.model_fpr.value_or(1.0);
+    const AdvisorLevel& blocks = blocks_at[l.level];
+    a.index_bytes = blocks.index_bytes;
+    a.index_blocks = blocks.index_blocks;
+    a.data_bytes = blocks.data_bytes;
+    a.data_blocks = blocks.data_blocks;
     facts->levels.push_back(a);
   }
   return {};

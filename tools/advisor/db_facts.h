@@ -30,6 +30,9 @@ struct ColumnFamilyFacts {
   std::vector<AdvisorLevel> levels;  // levels with files, top down
   std::vector<LiveFile> live_files;  // its SST files, for the live shape
   uint64_t files = 0;
+  // Partitioned filters (its options): metadata_block_size, about the
+  // bytes of a partition; 0 for one full filter block a file.
+  double filter_partition_bytes = 0;
 };
 
 // Reads the column family `column_family` of the database at `path`, or
