@@ -23,6 +23,7 @@ summary.json and the runs' outputs to results/cache-model-<timestamp>/
   bench/cache_model_check.py --db_bench=build/db_bench \\
       --monkey_plan=build/monkey_plan [--num=2000000] [--reads=400000]
       [--cache_fractions=0.05,0.2,0.5,2] [--db_dir=/dev/shm/cache-model]
+      [--keep_db]
 
 Python's standard library only.
 """
@@ -143,6 +144,8 @@ def main():
     ap.add_argument("--layouts", default=",".join(LAYOUTS),
                     help="comma-separated, of " + ", ".join(LAYOUTS))
     ap.add_argument("--db_dir", default="/dev/shm/cache-model")
+    ap.add_argument("--keep_db", action="store_true",
+                    help="keep the databases (one per layout in --db_dir)")
     ap.add_argument("--results", default=os.path.join(ROOT, "results"))
     args = ap.parse_args()
     fractions = [float(f) for f in args.cache_fractions.split(",")]
@@ -183,7 +186,8 @@ def main():
                          "measured": got})
             log(f"{name}: model {predicted['total']:.4f}, measured "
                 f"{sum(got.values()):.4f} block reads per lookup")
-        shutil.rmtree(db, ignore_errors=True)
+        if not args.keep_db:
+            shutil.rmtree(db, ignore_errors=True)
     with open(os.path.join(out, "summary.json"), "w") as f:
         json.dump({"num": args.num, "reads": args.reads, "rows": rows}, f,
                   indent=1, sort_keys=True)

@@ -19,6 +19,9 @@
 // cached with probability 1 - exp(-r T), where the characteristic time T
 // (in lookups) is the one at which the cached blocks fill the cache:
 //   sum over blocks of size * (1 - exp(-r T)) = capacity.
+// A block must find room beside the others: its T is that of the other
+// blocks in the capacity less its own size (for small blocks, Che's T; for
+// a block as large as the cache, 0 unless nothing else is referenced).
 // The blocks of one kind in one run are referenced alike (keys hash
 // uniformly over filter partitions; absent keys spread over data blocks),
 // so each kind of each run is one group of equal blocks.
@@ -66,8 +69,8 @@ struct BlockGroup {
 
 // Che's characteristic time of an LRU cache of `capacity` bytes over
 // `groups`: the T at which sum of bytes * (1 - exp(-rate / blocks * T))
-// equals the capacity. Infinite when every referenced block fits; 0 for no
-// capacity.
+// equals the capacity. Infinite when every referenced block fits (even in
+// no capacity, when none is); else 0 for no capacity.
 double CharacteristicTime(const std::vector<BlockGroup>& groups,
                           double capacity);
 

@@ -64,9 +64,10 @@ TEST(CacheCostTest, ARunWithoutAFilterReadsIndexAndDataAtEveryLookup) {
   EXPECT_DOUBLE_EQ(reads.data, 0.5);
 }
 
-// Blocks referenced alike share the cache alike: one group keeps the
-// capacity's share of its blocks, for any number of blocks that fit.
-TEST(CacheCostTest, OneKindOfBlockKeepsTheCachesShareOfIt) {
+// Blocks referenced alike share the cache alike: of one group of n blocks
+// of size s, each is cached with the share of the others that the room
+// beside it holds, (C - s) / ((n - 1) s).
+TEST(CacheCostTest, OneKindOfBlockKeepsTheRoomBesideOneOfThem) {
   for (double partitions : {4.0, 10.0, 1000.0}) {
     CachedRun run;
     run.reach = 0.8;
@@ -74,7 +75,9 @@ TEST(CacheCostTest, OneKindOfBlockKeepsTheCachesShareOfIt) {
     run.filter_bytes = 4e6;
     run.filter_blocks = partitions;  // index and data take no room
     const BlockReads reads = ExpectedBlockReads({run}, 1e6);
-    EXPECT_NEAR(reads.filter, 0.8 * (1 - 0.25), 1e-9) << partitions;
+    const double size = 4e6 / partitions;
+    EXPECT_NEAR(reads.filter, 0.8 * (1 - (1e6 - size) / (4e6 - size)), 1e-9)
+        << partitions;
     EXPECT_EQ(reads.index + reads.data, 0) << partitions;
   }
 }
