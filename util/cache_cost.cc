@@ -74,10 +74,10 @@ BlockReads ExpectedBlockReads(const std::vector<CachedRun>& runs,
   // A block stays while the other blocks referenced since it was last
   // leave room for it: its characteristic time is that of a cache smaller
   // by its own size. For blocks much smaller than the cache this is Che's
-  // T; for a full filter block of a fifth of the cache it matters
-  // (bench/cache_model_check.py: with one T for all, three L0 files'
-  // 90 KB filters in a 125 KB cache were modelled at 3.95 misses a lookup
-  // where RocksDB missed 5.03).
+  // T; for a full filter block of a large share of the cache it matters:
+  // with one T for all, three L0 files' 90 KB filters in a 125 KB cache
+  // were modelled at 3.95 misses a lookup where RocksDB missed 5.03
+  // (bench/results/20261204-526acd4-cache-model-check).
   std::vector<double> missed(groups.size());
   for (size_t i = 0, c = 0; i < groups.size(); ++i) {
     const BlockGroup& g = groups[i];
