@@ -30,11 +30,12 @@ import json
 import math
 import os
 import shutil
-import subprocess
 import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from comparison.console import run_checked  # noqa: E402
 
 
 def log(text):
@@ -42,15 +43,7 @@ def log(text):
 
 
 def run(cmd, out=None):
-    log(" ".join(cmd))
-    done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
-    if out:
-        with open(out, "w") as f:
-            f.write(done.stdout + done.stderr)
-    if done.returncode != 0:
-        sys.exit(f"advisor_validation: exit {done.returncode}: "
-                 f"{' '.join(cmd)}\n{done.stderr[-2000:]}")
-    return done.stdout
+    return run_checked("advisor_validation", cmd, ROOT, out)
 
 
 def advise(args, db, out, name, timings):

@@ -34,10 +34,11 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from comparison.console import run_checked  # noqa: E402
 
 # A tree of several levels: L1 32 MiB, growing by 4, 8 MiB files.
 TREE_FLAGS = ["--write_buffer_size=8388608", "--target_file_size_base=8388608",
@@ -57,15 +58,7 @@ def log(text):
 
 
 def run(cmd, out=None):
-    log(" ".join(cmd))
-    done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
-    if out:
-        with open(out, "w") as f:
-            f.write(done.stdout + done.stderr)
-    if done.returncode != 0:
-        sys.exit(f"cache_model_check: exit {done.returncode}: "
-                 f"{' '.join(cmd)}\n{done.stderr[-2000:]}")
-    return done.stdout
+    return run_checked("cache_model_check", cmd, ROOT, out)
 
 
 def misses(text):
