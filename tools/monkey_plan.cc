@@ -17,6 +17,7 @@
 #include "monkey/tools/advisor/advice_output.h"
 #include "monkey/tools/advisor/db_facts.h"
 #include "monkey/util/advisor.h"
+#include "monkey/util/cache_plan.h"
 #include "monkey/util/filter_fpr_model.h"
 #include "monkey/util/monkey_bpk.h"
 #include "monkey/util/monkey_memory.h"
@@ -50,7 +51,8 @@ DEFINE_int64(cache_bytes, 0,
              "With --db: also the block reads per absent-key lookup its "
              "filters, indexes and data cost through an LRU block cache of "
              "this many bytes (cache_index_and_filter_blocks), by the model "
-             "of util/cache_cost.h");
+             "of util/cache_cost.h, and the bits per level that make the "
+             "fewest (util/cache_plan.h)");
 
 namespace {
 
@@ -134,8 +136,11 @@ int Advise() {
       const monkey::BlockReads reads = monkey::ExpectedBlockReads(
           monkey::CachedRunsNow(cf.levels, advice, cf.filter_partition_bytes),
           cache);
-      text += monkey::advisor::BlockReadsText(cf, cache, reads);
-      cache_json = monkey::advisor::BlockReadsJson(cf, cache, reads);
+      const monkey::CachePlan plan = monkey::PlanBitsForCache(
+          monkey::CacheRunsToPlan(cf.levels, advice, cf.filter_partition_bytes),
+          monkey::FprModel::FastLocalBloom(), cache, cf.filter_partition_bytes);
+      text += monkey::advisor::BlockReadsText(cf, cache, reads, plan);
+      cache_json = monkey::advisor::BlockReadsJson(cf, cache, reads, plan);
     }
     if (cf.files == 0) {
       fprintf(stderr,

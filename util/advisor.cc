@@ -306,6 +306,31 @@ std::vector<CachedRun> CachedRunsNow(const std::vector<AdvisorLevel>& levels,
   return runs;
 }
 
+std::vector<CacheRunToPlan> CacheRunsToPlan(
+    const std::vector<AdvisorLevel>& levels, const Advice& advice,
+    double filter_partition_bytes) {
+  static const FprModel kBloom = FprModel::FastLocalBloom();
+  static const FprModel kRibbon = FprModel::Ribbon();
+  const std::vector<CachedRun> cached =
+      CachedRunsNow(levels, advice, filter_partition_bytes);
+  std::vector<CacheRunToPlan> runs;
+  size_t c = 0;
+  for (const AdvisorLevel& l : levels) {
+    if (!(l.files > 0)) continue;
+    const size_t i = static_cast<size_t>(l.level);
+    CacheRunToPlan r;
+    r.run = cached[c++];
+    r.filter_entries =
+        i < advice.filter_keys.size() ? advice.filter_keys[i] : l.entries;
+    r.files = l.files;
+    const bool ribbon =
+        advice.filter == "ribbon" || (advice.filter == "auto" && l.level > 0);
+    r.model = ribbon ? &kRibbon : &kBloom;
+    runs.push_back(r);
+  }
+  return runs;
+}
+
 std::string Advise(const std::vector<AdvisorLevel>& levels,
                    const std::vector<LiveFile>& files, Advice* advice) {
   std::map<int, const AdvisorLevel*> by_level;

@@ -48,6 +48,7 @@
 #include <vector>
 
 #include "monkey/util/cache_cost.h"
+#include "monkey/util/cache_plan.h"
 #include "monkey/util/filter_fpr_model.h"
 #include "monkey/util/live_shape.h"
 #include "monkey/util/monkey_bpk.h"
@@ -162,6 +163,14 @@ std::string MonkeyOptionsString(double bits_per_key, bool last_level_filter,
 std::vector<CachedRun> CachedRunsNow(const std::vector<AdvisorLevel>& levels,
                                      const Advice& advice,
                                      double filter_partition_bytes);
+
+// The levels to plan for a block cache (util/cache_plan.h): as
+// CachedRunsNow sees them, each with the filter entries its filters would
+// hold (Advice::filter_keys) and the FPR model of `filter` at its level
+// ("auto": Bloom at L0, Ribbon below), as the policy would build them.
+std::vector<CacheRunToPlan> CacheRunsToPlan(
+    const std::vector<AdvisorLevel>& levels, const Advice& advice,
+    double filter_partition_bytes);
 
 // The three answers for one column family: `levels` (in any order, each
 // level at most once) and its SST files, as the listener describes them

@@ -443,7 +443,17 @@ TEST(MonkeyPlanTest, ModelsBlockReadsThroughABlockCache) {
       const json& reads = cf["block_reads"];
       EXPECT_EQ(Keys(reads),
                 (std::set<std::string>{"cache_bytes", "filter_layout", "filter",
+                                       "index", "data", "total", "plan"}));
+      // The plan for this cache: bits per level with files, never more
+      // reads than the database's own uniform 10 bits.
+      const json& plan = reads["plan"];
+      EXPECT_EQ(Keys(plan),
+                (std::set<std::string>{"levels", "bits_per_key", "filter",
                                        "index", "data", "total"}));
+      EXPECT_EQ(plan["levels"].size(), cf["levels"].size());
+      EXPECT_EQ(plan["bits_per_key"].size(), cf["levels"].size());
+      EXPECT_LE(plan["total"].get<double>(),
+                reads["total"].get<double>() * 1.001);
       EXPECT_EQ(reads["cache_bytes"], cache);
       EXPECT_EQ(reads["filter_layout"], partitioned ? "partitioned" : "full");
       const double filter = reads["filter"], index = reads["index"],
@@ -466,10 +476,11 @@ TEST(MonkeyPlanTest, ModelsBlockReadsThroughABlockCache) {
     const Result text =
         MonkeyPlan("--db=" + Quote(path) + " --cache_bytes=20000");
     ASSERT_EQ(text.code, 0) << text.err;
-    EXPECT_NE(text.out.find("Block reads per absent-key lookup through a "
-                            "20000-byte block cache"),
-              std::string::npos)
-        << text.out;
+    for (const char* want :
+         {"Block reads per absent-key lookup through a 20000-byte block cache",
+          "  now:       filter ", "  planned:   filter ", "with bits/key L"}) {
+      EXPECT_NE(text.out.find(want), std::string::npos) << want << text.out;
+    }
   }
 }
 

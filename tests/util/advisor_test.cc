@@ -332,6 +332,29 @@ TEST(AdvisorTest, CachedRunsAreTheLevelsAsTheBlockCacheSeesThem) {
   EXPECT_GT(CachedRunsNow(levels, a, 4096)[3].filter_blocks, levels[3].files);
 }
 
+// The runs a cache plan starts from: the cache's view, the filter entries
+// a rebuilt filter would hold, and the filter the policy would build there.
+TEST(AdvisorTest, CacheRunsToPlanAreTheLevelsWithTheirFilters) {
+  const std::vector<AdvisorLevel> levels = {
+      Filtered(0, 3, 3e5, 10), Filtered(1, 2, 1e6, 10, "ribbon"),
+      Filtered(2, 8, 1e7, 10, "ribbon")};
+  Advice a;
+  ASSERT_EQ("", AdviseOn(levels, &a));
+  ASSERT_EQ(a.filter, "auto");
+  const std::vector<CacheRunToPlan> runs = CacheRunsToPlan(levels, a, 4096);
+  const std::vector<CachedRun> cached = CachedRunsNow(levels, a, 4096);
+  ASSERT_EQ(runs.size(), 3u);
+  for (size_t i = 0; i < runs.size(); ++i) {
+    EXPECT_DOUBLE_EQ(runs[i].run.reach, cached[i].reach) << i;
+    EXPECT_DOUBLE_EQ(runs[i].filter_entries, a.filter_keys[i]) << i;
+    EXPECT_DOUBLE_EQ(runs[i].files, levels[i].files) << i;
+    ASSERT_NE(runs[i].model, nullptr);
+    EXPECT_EQ(runs[i].model->kind(),
+              i == 0 ? FilterKind::kFastLocalBloom : FilterKind::kRibbon)
+        << i;
+  }
+}
+
 TEST(AdvisorTest, SuggestsTheFilterKindsTheDatabaseHas) {
   EXPECT_EQ(SuggestedFilter(UniformTree()), "bloom");
   std::vector<AdvisorLevel> ribbon = {Filtered(0, 1, 1e5, 7, "ribbon"),

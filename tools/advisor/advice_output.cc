@@ -222,26 +222,53 @@ const char* FilterLayout(const ColumnFamilyFacts& facts) {
 
 }  // namespace
 
+// The levels with files, top down: the runs CacheRunsToPlan made.
+std::vector<int> CachedLevels(const ColumnFamilyFacts& facts) {
+  std::vector<int> levels;
+  for (const AdvisorLevel& l : facts.levels) {
+    if (l.files > 0) levels.push_back(l.level);
+  }
+  return levels;
+}
+
 std::string BlockReadsText(const ColumnFamilyFacts& facts, double cache_bytes,
-                           const BlockReads& reads) {
+                           const BlockReads& reads, const CachePlan& plan) {
   std::string out;
   Append(&out,
          "Block reads per absent-key lookup through a %.0f-byte block cache "
-         "(%s filters, model):\n  filter %.4f, index %.4f, data %.4f; "
-         "total %.4f\n",
+         "(%s filters, model):\n  now:       filter %.4f, index %.4f, data "
+         "%.4f; total %.4f\n",
          cache_bytes, FilterLayout(facts), reads.filter, reads.index,
          reads.data, reads.total());
+  Append(&out,
+         "  planned:   filter %.4f, index %.4f, data %.4f; total %.4f, "
+         "with bits/key",
+         plan.reads.filter, plan.reads.index, plan.reads.data,
+         plan.reads.total());
+  const std::vector<int> levels = CachedLevels(facts);
+  for (size_t i = 0; i < levels.size() && i < plan.bits.size(); ++i) {
+    Append(&out, " L%d %g", levels[i], plan.bits[i]);
+  }
+  out += " (0: no filter)\n";
   return out;
 }
 
 nlohmann::json BlockReadsJson(const ColumnFamilyFacts& facts,
-                              double cache_bytes, const BlockReads& reads) {
+                              double cache_bytes, const BlockReads& reads,
+                              const CachePlan& plan) {
   return nlohmann::json{{"cache_bytes", static_cast<uint64_t>(cache_bytes)},
                         {"filter_layout", FilterLayout(facts)},
                         {"filter", reads.filter},
                         {"index", reads.index},
                         {"data", reads.data},
-                        {"total", reads.total()}};
+                        {"total", reads.total()},
+                        {"plan",
+                         {{"levels", CachedLevels(facts)},
+                          {"bits_per_key", plan.bits},
+                          {"filter", plan.reads.filter},
+                          {"index", plan.reads.index},
+                          {"data", plan.reads.data},
+                          {"total", plan.reads.total()}}}};
 }
 
 }  // namespace monkey::advisor

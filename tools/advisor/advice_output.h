@@ -10,6 +10,7 @@
 
 #include "monkey/tools/advisor/db_facts.h"
 #include "monkey/util/advisor.h"
+#include "monkey/util/cache_plan.h"
 #include "nlohmann/json.hpp"
 
 namespace monkey::advisor {
@@ -27,12 +28,16 @@ std::string AdviceText(const ColumnFamilyFacts& facts, const Advice* advice,
 nlohmann::json AdviceJson(const ColumnFamilyFacts& facts, const Advice* advice);
 
 // --cache_bytes: the modelled block reads per absent-key lookup through a
-// block cache of `cache_bytes` (util/cache_cost.h), by kind, with the
-// filter layout; as text, and as AdviceJson's "block_reads" (cache_bytes,
-// filter_layout: "full" or "partitioned", filter, index, data, total).
+// block cache of `cache_bytes` (util/cache_cost.h) now, by kind, with the
+// filter layout, and with the bits per level of `plan`
+// (util/cache_plan.h); as text, and as AdviceJson's "block_reads"
+// (cache_bytes, filter_layout: "full" or "partitioned", filter, index,
+// data, total, and plan: levels, bits_per_key per level, filter, index,
+// data, total).
 std::string BlockReadsText(const ColumnFamilyFacts& facts, double cache_bytes,
-                           const BlockReads& reads);
+                           const BlockReads& reads, const CachePlan& plan);
 nlohmann::json BlockReadsJson(const ColumnFamilyFacts& facts,
-                              double cache_bytes, const BlockReads& reads);
+                              double cache_bytes, const BlockReads& reads,
+                              const CachePlan& plan);
 
 }  // namespace monkey::advisor

@@ -1,0 +1,100 @@
+// Filter bits per run for a block cache. See cache_plan.h.
+#include "monkey/util/cache_plan.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace monkey {
+
+namespace {
+
+// `run` with a filter of `bits` per entry (none for 0).
+CachedRun WithFilter(const CacheRunToPlan& r, double bits,
+                     const FprModel& model, double partition_bytes) {
+  CachedRun run = r.run;
+  if (!(bits > 0)) {
+    run.filter_bytes = 0;
+    run.fpr = 1;
+    return run;
+  }
+  run.filter_bytes = r.filter_entries * bits / 8;
+  run.fpr = (r.model != nullptr ? *r.model : model).FalsePositiveRate(bits);
+  run.filter_blocks =
+      partition_bytes > 0
+          ? std::max(r.files, std::ceil(run.filter_bytes / partition_bytes))
+          : std::max(1.0, r.files);
+  return run;
+}
+
+}  // namespace
+
+BlockReads ReadsWithBits(const std::vector<CacheRunToPlan>& runs,
+                         const std::vector<double>& bits, const FprModel& model,
+                         double cache_bytes, double partition_bytes) {
+  std::vector<CachedRun> cached;
+  cached.reserve(runs.size());
+  for (size_t i = 0; i < runs.size(); ++i) {
+    cached.push_back(WithFilter(runs[i], bits[i], model, partition_bytes));
+  }
+  return ExpectedBlockReads(cached, cache_bytes);
+}
+
+CachePlan PlanBitsForCache(const std::vector<CacheRunToPlan>& runs,
+                           const FprModel& model, double cache_bytes,
+                           double partition_bytes, double step) {
+  std::vector<double> grid = {0};
+  const double most = std::min(model.max_bits(), kMostCachePlanBits);
+  for (double b = std::ceil(model.min_bits() / step) * step; b <= most + 1e-9;
+       b += step) {
+    grid.push_back(b);
+  }
+  const auto reads_of = [&](const std::vector<double>& bits) {
+    return ReadsWithBits(runs, bits, model, cache_bytes, partition_bytes)
+        .total();
+  };
+  // Starts: the best uniform setting, no filters, and the most bits.
+  std::vector<double> starts = {0, grid.back()};
+  double best_uniform = 0, best_uniform_total = 0;
+  for (double b : grid) {
+    const double t = reads_of(std::vector<double>(runs.size(), b));
+    if (b == grid.front() || t < best_uniform_total) {
+      best_uniform = b;
+      best_uniform_total = t;
+    }
+  }
+  starts.push_back(best_uniform);
+  CachePlan best;
+  double best_total = 0;
+  for (double start : starts) {
+    std::vector<double> bits(runs.size(), start);
+    double total = reads_of(bits);
+    for (bool improved = true; improved;) {
+      improved = false;
+      for (size_t i = 0; i < runs.size(); ++i) {
+        double best_b = bits[i];
+        for (double b : grid) {
+          if (b == bits[i]) continue;
+          std::vector<double> trial = bits;
+          trial[i] = b;
+          const double t = reads_of(trial);
+          // A relative margin, so that rounding never cycles.
+          if (t < total * (1 - 1e-12)) {
+            total = t;
+            best_b = b;
+            improved = true;
+          }
+        }
+        bits[i] = best_b;
+      }
+    }
+    if (best.bits.empty() || total < best_total) {
+      best.bits = bits;
+      best_total = total;
+    }
+  }
+  best.reads =
+      ReadsWithBits(runs, best.bits, model, cache_bytes, partition_bytes);
+  return best;
+}
+
+}  // namespace monkey

@@ -1,0 +1,56 @@
+// Filter bits per run for a block cache: the bits (or no filter) that
+// minimise the block reads per absent-key lookup that util/cache_cost.h
+// models, when filters live in a block cache of a given size (issue 32,
+// the cache-aware objective). Bits buy a lower FPR but a bigger filter,
+// which the cache then holds less often: with a small cache, a run whose
+// filter every lookup reads may be better off with fewer bits, or none.
+// Pure math: no RocksDB in here.
+#pragma once
+
+#include <vector>
+
+#include "monkey/util/cache_cost.h"
+#include "monkey/util/filter_fpr_model.h"
+
+namespace monkey {
+
+// One run to plan: how the cache sees it (CachedRun's reach, index and
+// data; its filter fields are the plan's), the entries its filter would
+// hold, and the blocks a filter of it comes in.
+struct CacheRunToPlan {
+  CachedRun run;
+  double filter_entries = 0;
+  double files = 1;  // full filters: one block a file
+  // Its filter's FPR model; nullptr for the plan's.
+  const FprModel* model = nullptr;
+};
+
+struct CachePlan {
+  std::vector<double> bits;  // per run: bits per filter entry, 0 for none
+  BlockReads reads;          // modelled, at those bits
+};
+
+// The grid's top. FastLocalBloom's FPR at 32 bits per key is 5.4e-6, a
+// false positive in 190,000 lookups of a run (at 48 bits, its most,
+// 1.8e-7): past 32 bits a filter buys no block read the model counts, and
+// the grid stays short.
+inline constexpr double kMostCachePlanBits = 32;
+
+// The bits per run, on a grid of `step` bits from `model`'s least to
+// kMostCachePlanBits (or 0), each run's FPR by its own model or `model`, that
+// minimise the modelled block reads per lookup through `cache_bytes`, with
+// filters in partitions of `partition_bytes` (0: one full filter block a file).
+// Coordinate descent from the best uniform setting of the grid, from no filters
+// and from the most bits: each pass gives each run in turn its best bits with
+// the others fixed, until no pass improves; the best end wins. So the plan is
+// never worse than any uniform bits on the grid.
+CachePlan PlanBitsForCache(const std::vector<CacheRunToPlan>& runs,
+                           const FprModel& model, double cache_bytes,
+                           double partition_bytes, double step = 0.5);
+
+// The runs' modelled block reads with `bits` per run.
+BlockReads ReadsWithBits(const std::vector<CacheRunToPlan>& runs,
+                         const std::vector<double>& bits, const FprModel& model,
+                         double cache_bytes, double partition_bytes);
+
+}  // namespace monkey
