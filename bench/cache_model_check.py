@@ -16,7 +16,10 @@ cache (--cache_index_and_filter_blocks, no high-priority pool):
      misses per lookup of a warm cache, without the cold start's.
 Cache hits and misses do not depend on how a miss is read, so the DBs may
 sit on /dev/shm (throughput, which does, is item 4's benchmark).
-Prints a table (model, measured, measured / model per kind) and writes
+With each model it keeps the model's best bits per level for the cache
+(monkey_plan's plan) and their modelled reads.
+Prints a table (model, measured, measured / model per kind; the plans) and
+writes
 summary.json and the runs' outputs to results/cache-model-<timestamp>/
 (bench/record.py keeps them).
 
@@ -121,6 +124,20 @@ def table(rows):
         lines.append(f"{r['layout']:<12} {r['cache_bytes']:>11,}  "
                      f"{r['fraction']:>11.2f}  {'total':<6}  {m:>12.4f}  "
                      f"{got:>15.4f}  {got / m if m > 0 else 0:>14.3f}")
+    lines.append("")
+    lines.append("The model's best bits per level at each cache (monkey_plan "
+                 "--cache_bytes: plan), against the database's 10 bits:")
+    lines.append("layout       cache bytes  (x filters)  model now  "
+                 "model planned  planned/now  bits per level")
+    for r in rows:
+        now = sum(r["model"][k] for k in KINDS)
+        plan = r["plan"]
+        bits = " ".join(f"L{level}:{b:g}" for level, b in
+                        zip(plan["levels"], plan["bits_per_key"]))
+        lines.append(f"{r['layout']:<12} {r['cache_bytes']:>11,}  "
+                     f"{r['fraction']:>11.2f}  {now:>9.4f}  "
+                     f"{plan['total']:>13.4f}  "
+                     f"{plan['total'] / now if now > 0 else 0:>11.3f}  {bits}")
     return "\n".join(lines)
 
 
@@ -176,7 +193,7 @@ def main():
             rows.append({"layout": layout, "fraction": fraction,
                          "cache_bytes": cache, "filter_bytes": filter_bytes,
                          "model": {k: predicted[k] for k in KINDS},
-                         "measured": got})
+                         "measured": got, "plan": predicted["plan"]})
             log(f"{name}: model {predicted['total']:.4f}, measured "
                 f"{sum(got.values()):.4f} block reads per lookup")
         if not args.keep_db:
