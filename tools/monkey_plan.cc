@@ -104,6 +104,10 @@ int Advise() {
                                      "database gives the shape and filters)");
     }
   }
+  if (!IsDefault("cache_bytes") && FLAGS_cache_bytes < 1) {
+    return Fail(kBadArguments, "--cache_bytes must be at least 1, got " +
+                                   std::to_string(FLAGS_cache_bytes));
+  }
   std::vector<monkey::advisor::ColumnFamilyFacts> facts;
   std::vector<std::string> notes;
   std::string message;

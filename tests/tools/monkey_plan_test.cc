@@ -130,6 +130,8 @@ TEST(MonkeyPlanTest, BadFlagsExitOneNamingThem) {
       {"--json", "--json needs --db"},
       {"--column_family=x", "--column_family needs --db"},
       {"--cache_bytes=1000", "--cache_bytes needs --db"},
+      {"--db=/tmp --cache_bytes=0", "--cache_bytes must be at least 1, got 0"},
+      {"--db=/tmp --cache_bytes=-5", "--cache_bytes must be at least 1"},
       {"--db=/tmp --objective=memory", "--objective does not apply with --db"},
       {"--db=/tmp --bits_per_key=7", "--bits_per_key does not apply"},
       {"--model=cuckoo", "--model must be"},
