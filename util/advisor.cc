@@ -277,6 +277,24 @@ std::string DescribeTree(const std::map<int, const AdvisorLevel*>& by_level,
   return "";
 }
 
+// Level `l` (with files) as the block cache sees it now.
+CachedRun CachedRunOf(const AdvisorLevel& l, const Advice& advice,
+                      double filter_partition_bytes) {
+  const size_t i = static_cast<size_t>(l.level);
+  CachedRun run;
+  run.reach = i < advice.probes.size() ? advice.probes[i] : 0;
+  run.filter_bytes = l.filter_bytes;
+  run.fpr =
+      l.filter_bytes > 0 && i < advice.fpr_now.size() ? advice.fpr_now[i] : 1.0;
+  run.filter_blocks =
+      FilterBlocks(l.filter_bytes, l.files, filter_partition_bytes);
+  run.index_bytes = l.index_bytes;
+  run.index_blocks = std::max(l.files, l.index_blocks);
+  run.data_bytes = l.data_bytes;
+  run.data_blocks = std::max(l.files, l.data_blocks);
+  return run;
+}
+
 }  // namespace
 
 std::vector<CachedRun> CachedRunsNow(const std::vector<AdvisorLevel>& levels,
@@ -284,24 +302,9 @@ std::vector<CachedRun> CachedRunsNow(const std::vector<AdvisorLevel>& levels,
                                      double filter_partition_bytes) {
   std::vector<CachedRun> runs;
   for (const AdvisorLevel& l : levels) {
-    if (!(l.files > 0)) continue;
-    const size_t i = static_cast<size_t>(l.level);
-    CachedRun run;
-    run.reach = i < advice.probes.size() ? advice.probes[i] : 0;
-    run.filter_bytes = l.filter_bytes;
-    run.fpr = l.filter_bytes > 0 && i < advice.fpr_now.size()
-                  ? advice.fpr_now[i]
-                  : 1.0;
-    run.filter_blocks =
-        filter_partition_bytes > 0
-            ? std::max(l.files,
-                       std::ceil(l.filter_bytes / filter_partition_bytes))
-            : l.files;
-    run.index_bytes = l.index_bytes;
-    run.index_blocks = std::max(l.files, l.index_blocks);
-    run.data_bytes = l.data_bytes;
-    run.data_blocks = std::max(l.files, l.data_blocks);
-    runs.push_back(run);
+    if (l.files > 0) {
+      runs.push_back(CachedRunOf(l, advice, filter_partition_bytes));
+    }
   }
   return runs;
 }
@@ -311,15 +314,12 @@ std::vector<CacheRunToPlan> CacheRunsToPlan(
     double filter_partition_bytes) {
   static const FprModel kBloom = FprModel::FastLocalBloom();
   static const FprModel kRibbon = FprModel::Ribbon();
-  const std::vector<CachedRun> cached =
-      CachedRunsNow(levels, advice, filter_partition_bytes);
   std::vector<CacheRunToPlan> runs;
-  size_t c = 0;
   for (const AdvisorLevel& l : levels) {
     if (!(l.files > 0)) continue;
     const size_t i = static_cast<size_t>(l.level);
     CacheRunToPlan r;
-    r.run = cached[c++];
+    r.run = CachedRunOf(l, advice, filter_partition_bytes);
     r.filter_entries =
         i < advice.filter_keys.size() ? advice.filter_keys[i] : l.entries;
     r.files = l.files;

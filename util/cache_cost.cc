@@ -19,6 +19,13 @@ double CachedBytes(const std::vector<BlockGroup>& groups, double t) {
 
 }  // namespace
 
+double FilterBlocks(double filter_bytes, double files, double partition_bytes) {
+  const double blocks = std::max(1.0, files);
+  return partition_bytes > 0
+             ? std::max(blocks, std::ceil(filter_bytes / partition_bytes))
+             : blocks;
+}
+
 double CachedShare(const BlockGroup& group, double t) {
   if (!(group.rate > 0)) return 0;   // never referenced: never loaded
   if (!(group.bytes > 0)) return 1;  // takes no room

@@ -78,6 +78,11 @@ double CharacteristicTime(const std::vector<BlockGroup>& groups,
 // `t`.
 double CachedShare(const BlockGroup& group, double t);
 
+// The blocks a run's filter of `filter_bytes` comes in: partitions of about
+// `partition_bytes` (RocksDB cuts one at metadata_block_size), at least one
+// a file; for 0, one full filter block a file.
+double FilterBlocks(double filter_bytes, double files, double partition_bytes);
+
 // Expected block reads per lookup over `runs` through an LRU cache of
 // `cache_bytes`. A block larger than the cache is never cached (RocksDB's
 // LRUCache frees it when its reader lets go) and takes no room.

@@ -19,10 +19,7 @@ CachedRun WithFilter(const CacheRunToPlan& r, double bits,
   }
   run.filter_bytes = r.filter_entries * bits / 8;
   run.fpr = (r.model != nullptr ? *r.model : model).FalsePositiveRate(bits);
-  run.filter_blocks =
-      partition_bytes > 0
-          ? std::max(r.files, std::ceil(run.filter_bytes / partition_bytes))
-          : std::max(1.0, r.files);
+  run.filter_blocks = FilterBlocks(run.filter_bytes, r.files, partition_bytes);
   return run;
 }
 

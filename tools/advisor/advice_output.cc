@@ -220,8 +220,6 @@ const char* FilterLayout(const ColumnFamilyFacts& facts) {
   return facts.filter_partition_bytes > 0 ? "partitioned" : "full";
 }
 
-}  // namespace
-
 // The levels with files, top down: the runs CacheRunsToPlan made.
 std::vector<int> CachedLevels(const ColumnFamilyFacts& facts) {
   std::vector<int> levels;
@@ -230,6 +228,8 @@ std::vector<int> CachedLevels(const ColumnFamilyFacts& facts) {
   }
   return levels;
 }
+
+}  // namespace
 
 std::string BlockReadsText(const ColumnFamilyFacts& facts, double cache_bytes,
                            const BlockReads& reads, const CachePlan& plan) {
