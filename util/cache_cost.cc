@@ -10,11 +10,70 @@ namespace monkey {
 
 namespace {
 
-// The bytes `groups` keep cached at characteristic time `t`.
-double CachedBytes(const std::vector<BlockGroup>& groups, double t) {
-  double bytes = 0;
-  for (const BlockGroup& g : groups) bytes += g.bytes * CachedShare(g, t);
-  return bytes;
+// How close, in log t, a characteristic time is solved: 1e-10 of t.
+constexpr double kTimeTolerance = 1e-10;
+
+// The characteristic time at which `groups`, less `minus_bytes` referenced
+// at `minus_rate` per lookup (one block of a group, which the others make
+// room for), keep `capacity` bytes cached; `referenced` is what they hold
+// cached for ever. The cached bytes rise with log t, smoothly: Newton's
+// method in log t from `guess`, kept inside the bracket the values seen
+// make by bisection. The planner evaluates the model thousands of times a
+// plan, and a bisection to 1e-12 took 50-100 sums of the groups; from the
+// whole cache's T, the T beside a block much smaller than the cache is 2-3
+// Newton steps away.
+double SolveTime(const std::vector<BlockGroup>& groups, double capacity,
+                 double minus_bytes, double minus_rate, double referenced,
+                 double guess) {
+  if (referenced <= capacity) return std::numeric_limits<double>::infinity();
+  if (!(capacity > 0)) return 0;
+  // f(u) = cached bytes at t = e^u, less the capacity, and df/du.
+  const auto f = [&](double u, double* slope) {
+    const double t = std::exp(u);
+    double bytes = -capacity, d = 0;
+    const auto add = [&](double b, double per_block_rate) {
+      const double x = per_block_rate * t;
+      bytes += b * -std::expm1(-x);
+      d += b * x * std::exp(-x);
+    };
+    for (const BlockGroup& g : groups) {
+      if (g.rate > 0 && g.bytes > 0)
+        add(g.bytes, g.rate / std::max(1.0, g.blocks));
+    }
+    if (minus_bytes > 0 && minus_rate > 0) add(-minus_bytes, minus_rate);
+    *slope = d;
+    return bytes;
+  };
+  // Newton's steps, at most kLongestStep in log t each, inside the bracket
+  // [lo, hi] the values seen so far make (infinite until both ends are).
+  constexpr double kLongestStep = 2;
+  double u = std::log(guess > 0 && std::isfinite(guess) ? guess : 1.0);
+  double lo = -std::numeric_limits<double>::infinity();
+  double hi = std::numeric_limits<double>::infinity();
+  for (int i = 0; i < 200; ++i) {
+    double slope = 0;
+    const double value = f(u, &slope);
+    if (value == 0) break;
+    (value < 0 ? lo : hi) = u;
+    double step = slope > 0 ? -value / slope : 0;
+    if (!(std::fabs(step) <= kLongestStep)) {
+      step = value < 0 ? kLongestStep : -kLongestStep;
+    }
+    if (std::fabs(step) < kTimeTolerance) return std::exp(u + step);
+    // A step past the bracket's end: that end is finite (the step heads
+    // away from u, which is the other), and the bracket halves.
+    u = u + step > lo && u + step < hi ? u + step : (lo + hi) / 2;
+    if (hi - lo < kTimeTolerance) break;
+  }
+  return std::exp(u);
+}
+
+double ReferencedBytes(const std::vector<BlockGroup>& groups) {
+  double referenced = 0;
+  for (const BlockGroup& g : groups) {
+    if (g.rate > 0 && g.bytes > 0) referenced += g.bytes;
+  }
+  return referenced;
 }
 
 }  // namespace
@@ -35,22 +94,7 @@ double CachedShare(const BlockGroup& group, double t) {
 
 double CharacteristicTime(const std::vector<BlockGroup>& groups,
                           double capacity) {
-  double referenced = 0;
-  for (const BlockGroup& g : groups) {
-    if (g.rate > 0 && g.bytes > 0) referenced += g.bytes;
-  }
-  if (referenced <= capacity) return std::numeric_limits<double>::infinity();
-  if (!(capacity > 0)) return 0;
-  // CachedBytes rises from 0 to `referenced` with t: bracket, then bisect
-  // in log t (the rates span many orders of magnitude).
-  double lo = 1, hi = 1;
-  while (CachedBytes(groups, lo) > capacity) lo /= 2;
-  while (CachedBytes(groups, hi) < capacity) hi *= 2;
-  for (int i = 0; i < 100 && hi / lo > 1 + 1e-12; ++i) {
-    const double mid = std::sqrt(lo * hi);
-    (CachedBytes(groups, mid) < capacity ? lo : hi) = mid;
-  }
-  return std::sqrt(lo * hi);
+  return SolveTime(groups, capacity, 0, 0, ReferencedBytes(groups), 1);
 }
 
 BlockReads ExpectedBlockReads(const std::vector<CachedRun>& runs,
@@ -86,21 +130,21 @@ BlockReads ExpectedBlockReads(const std::vector<CachedRun>& runs,
   // were modelled at 3.95 misses a lookup where RocksDB missed 5.03
   // (bench/results/20261204-526acd4-cache-model-check).
   std::vector<double> missed(groups.size());
-  for (size_t i = 0, c = 0; i < groups.size(); ++i) {
+  const double referenced = ReferencedBytes(cacheable);
+  const double shared = CharacteristicTime(cacheable, cache_bytes);
+  for (size_t i = 0; i < groups.size(); ++i) {
     const BlockGroup& g = groups[i];
     if (!fits[i]) {
       missed[i] = g.rate;
       continue;
     }
-    // The others: every cacheable block but one of this group's.
-    std::vector<BlockGroup> others = cacheable;
-    BlockGroup& mine = others[c++];
-    const double blocks = std::max(1.0, mine.blocks);
-    const double size = mine.bytes / blocks;
-    mine.rate *= (blocks - 1) / blocks;
-    mine.bytes -= size;
-    mine.blocks = blocks - 1;
-    const double t = CharacteristicTime(others, cache_bytes - size);
+    if (!(g.rate > 0) || !(g.bytes > 0)) continue;  // never read, or no room
+    // The others: every cacheable block but one of this group's, referenced
+    // as before.
+    const double blocks = std::max(1.0, g.blocks);
+    const double size = g.bytes / blocks;
+    const double t = SolveTime(cacheable, cache_bytes - size, size,
+                               g.rate / blocks, referenced - size, shared);
     missed[i] = g.rate * (1 - CachedShare(g, t));
   }
   BlockReads reads;
