@@ -15,6 +15,8 @@
 //   BM_ProjectLiveShape      ProjectLiveShape (util/live_shape.h)
 //   BM_PlanLiveTree          PlanLiveTree on the projected shape
 //                            (util/live_plan.h)
+//   BM_PlanLiveTreeForCache  the same with objective=io, through a block
+//                            cache of 5, 20 or 100% of the filter bytes
 //   BM_ProjectAndPlan        (a) what a listener's refresh computes after
 //                            GetLiveFilesMetaData: the level sizing from the
 //                            files (as ShapeListener's SizingOf), then
@@ -204,6 +206,28 @@ void BM_PlanLiveTree(benchmark::State& state) {
   const std::vector<LiveLevel> shape = ProjectLiveShape(t.files, t.jobs);
   const LivePlanOptions options =
       PlanOptions(static_cast<int>(state.range(1)), SizingOf(t.files));
+  for (auto _ : state) {
+    LivePlan plan;
+    const bool ok = PlanLiveTree(shape, options, &plan);
+    benchmark::DoNotOptimize(ok);
+    benchmark::DoNotOptimize(plan.plan.levels.data());
+  }
+  Describe(state, t);
+}
+
+// objective=io: PlanLiveTree through a block cache of the second argument's
+// percent of the tree's filter bytes at 10 bits a key, filters in 4 KiB
+// partitions (PlanBitsForCache, util/cache_plan.h).
+void BM_PlanLiveTreeForCache(benchmark::State& state) {
+  const Tree t = MakeTree(static_cast<int>(state.range(0)));
+  const std::vector<LiveLevel> shape = ProjectLiveShape(t.files, t.jobs);
+  LivePlanOptions options = PlanOptions(0, SizingOf(t.files));
+  options.objective = Objective::kIo;
+  double entries = 0;
+  for (const LiveLevel& level : shape) entries += level.entries;
+  options.cache.cache_bytes =
+      static_cast<double>(state.range(1)) / 100 * entries * 10 / 8;
+  options.cache.partition_bytes = 4096;
   for (auto _ : state) {
     LivePlan plan;
     const bool ok = PlanLiveTree(shape, options, &plan);
@@ -515,6 +539,10 @@ BENCHMARK(BM_ProjectLiveShape)
     ->Arg(10000)
     ->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_PlanLiveTree)->Apply(Sizes);
+BENCHMARK(BM_PlanLiveTreeForCache)
+    ->ArgNames({"files", "cache_pct"})
+    ->ArgsProduct({{10, 100, 1000, 10000}, {5, 20, 100}})
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ProjectAndPlan)->Apply(Sizes);
 BENCHMARK(BM_PolicyUpdateLiveShape)->Apply(Sizes);
 BENCHMARK(BM_TreeChangesAfterCompaction)

@@ -2,6 +2,7 @@
 // ROCKSDB_NAMESPACE::Options.
 #include "monkey/install.h"
 
+#include <map>
 #include <mutex>
 
 #include "monkey/monkey_filter_policy.h"
@@ -14,6 +15,40 @@
 #include "rocksdb/table.h"
 
 namespace monkey {
+
+namespace {
+
+// The block cache `table` reads `policy`'s filters through, for
+// objective=io; InvalidArgument where that objective has none to plan for.
+ROCKSDB_NAMESPACE::Status TableCacheOf(
+    const MonkeyFilterPolicy& policy,
+    const ROCKSDB_NAMESPACE::BlockBasedTableOptions& table,
+    ShapeListener::TableCache* cache) {
+  using ROCKSDB_NAMESPACE::Status;
+  cache->cache = table.block_cache;
+  cache->partition_bytes = table.partition_filters
+                               ? static_cast<double>(table.metadata_block_size)
+                               : 0.0;
+  if (policy.options().objective != MonkeyOptions::Objective::kIo) {
+    return Status::OK();
+  }
+  // Without it filters live in the table readers, outside the cache, and
+  // are never read again once a file is open: no cache to plan for.
+  if (!table.cache_index_and_filter_blocks) {
+    return Status::InvalidArgument(
+        "monkey: objective=io plans filters read through the block cache",
+        "set BlockBasedTableOptions::cache_index_and_filter_blocks=true");
+  }
+  if (policy.options().cache_bytes <= 0 &&
+      (table.no_block_cache || table.block_cache == nullptr)) {
+    return Status::InvalidArgument(
+        "monkey: objective=io needs a block cache",
+        "give cache_bytes=<bytes>, or a block cache in the table options");
+  }
+  return Status::OK();
+}
+
+}  // namespace
 
 void RegisterOnce() {
   static std::once_flag once;
@@ -55,6 +90,11 @@ ROCKSDB_NAMESPACE::Status Install(const std::string& filter_uri,
   config.ignore_unsupported_options =
       false;  // unknown ids must not mean "none"
   BlockBasedTableOptions table = *current;
+  // From nothing: handed the current policy, CreateFromString starts from
+  // its options when the id is the same (Customizable::GetOptionsMap), and
+  // "id=monkey;bits_per_key=10" after "...;last_level_filter=false" kept
+  // the last level unfiltered.
+  table.filter_policy = nullptr;
   Status s = ROCKSDB_NAMESPACE::FilterPolicy::CreateFromString(
       config, filter_uri, &table.filter_policy);
   if (!s.ok()) {
@@ -68,9 +108,21 @@ ROCKSDB_NAMESPACE::Status Install(const std::string& filter_uri,
   if (current->filter_policy != nullptr) {
     EraseShapeListeners(&options->listeners, current->filter_policy.get());
   }
-  options->table_factory.reset(
+  // The table options as the factory keeps them: with the block cache it
+  // makes when none is given.
+  std::shared_ptr<ROCKSDB_NAMESPACE::TableFactory> factory(
       ROCKSDB_NAMESPACE::NewBlockBasedTableFactory(table));
+  ShapeListener::TableCache cache;
+  const auto* monkey = table.filter_policy->CheckedCast<MonkeyFilterPolicy>();
+  if (monkey != nullptr) {
+    s = TableCacheOf(*monkey, *factory->GetOptions<BlockBasedTableOptions>(),
+                     &cache);
+    if (!s.ok()) return Status::InvalidArgument(named, StatusMessage(s));
+  }
+  options->table_factory = std::move(factory);
   if (auto listener = NewShapeListener(table.filter_policy)) {
+    static_cast<ShapeListener*>(listener.get())
+        ->SetTableCache("", std::move(cache));
     options->listeners.push_back(std::move(listener));
     // Each new file's key range, for the listener to keep the shape from
     // its events (table/shape_listener.h).
@@ -104,6 +156,7 @@ ROCKSDB_NAMESPACE::Status InstallForColumnFamilies(
         column_families) {
   using ROCKSDB_NAMESPACE::BlockBasedTableOptions;
   ShapeListener::PolicyMap by_cf;
+  std::map<std::string, ShapeListener::TableCache> caches;
   for (const auto& cf : column_families) {
     const auto& factory = cf.options.table_factory;
     const BlockBasedTableOptions* table =
@@ -116,13 +169,22 @@ ROCKSDB_NAMESPACE::Status InstallForColumnFamilies(
         monkey->options().shape != MonkeyOptions::Shape::kLive) {
       continue;
     }
+    ROCKSDB_NAMESPACE::Status s =
+        TableCacheOf(*monkey, *table, &caches[cf.name]);
+    if (!s.ok()) {
+      return ROCKSDB_NAMESPACE::Status::InvalidArgument(
+          "column family " + Quoted(cf.name), StatusMessage(s));
+    }
     by_cf[cf.name] =
         std::shared_ptr<const MonkeyFilterPolicy>(table->filter_policy, monkey);
   }
   EraseShapeListeners(&db_options->listeners, nullptr);
   if (!by_cf.empty()) {
-    db_options->listeners.push_back(
-        std::make_shared<ShapeListener>(std::move(by_cf)));
+    auto listener = std::make_shared<ShapeListener>(std::move(by_cf));
+    for (auto& [name, cache] : caches) {
+      listener->SetTableCache(name, std::move(cache));
+    }
+    db_options->listeners.push_back(std::move(listener));
   }
   return ROCKSDB_NAMESPACE::Status::OK();
 }

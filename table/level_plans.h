@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "monkey/monkey_filter_policy.h"
+#include "monkey/util/cache_cost.h"
+#include "monkey/util/cache_plan.h"
 #include "monkey/util/level_sizing.h"
 #include "monkey/util/live_plan.h"
 #include "monkey/util/live_shape.h"
@@ -26,13 +28,17 @@ struct MonkeyFilterPolicy::LevelPlans {
   std::vector<LevelShape> shape;
   Plan plan;
   LevelShape next_flush{0, 0, true};  // live: the next flush's run
+  CacheLayout cache;                  // live: the cache objective=io saw
+  BlockReads block_reads;             // live, objective=io: modelled reads
 };
 
 // The average budget, for files whose level is unknown or outside the plan.
 int AverageMillibits(const MonkeyOptions& options, int level);
 
-// The live planner's options from the policy's and the level sizing.
+// The live planner's options from the policy's, the level sizing and the
+// block cache.
 LivePlanOptions LivePlanOptionsOf(const MonkeyOptions& options,
-                                  const LevelSizing& sizing);
+                                  const LevelSizing& sizing,
+                                  const CacheLayout& cache = CacheLayout());
 
 }  // namespace monkey

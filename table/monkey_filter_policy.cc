@@ -116,9 +116,10 @@ int MonkeyFilterPolicy::MillibitsForLevel(
     if (level >= num_levels) return AverageMillibits(options_, level);
     plans = StaticPlan(num_levels);
   }
-  return PlannedMillibits(plans->shape, plans->plan, planned_as,
-                          LivePlanOptionsOf(options_, plans->sizing),
-                          plans->next_flush);
+  return PlannedMillibits(
+      plans->shape, plans->plan, planned_as,
+      LivePlanOptionsOf(options_, plans->sizing, plans->cache),
+      plans->next_flush);
 }
 
 bool MonkeyFilterPolicy::BuildsRibbon(int level) const {

@@ -58,6 +58,7 @@ const std::unordered_map<std::string, MonkeyOptions::Objective>
     kObjectiveNames = {
         {"fpr", MonkeyOptions::Objective::kSumFpr},
         {"memory", MonkeyOptions::Objective::kMemory},
+        {"io", MonkeyOptions::Objective::kIo},
 };
 const std::unordered_map<std::string, MonkeyOptions::Shape> kShapeNames = {
     {"live", MonkeyOptions::Shape::kLive},
@@ -94,8 +95,9 @@ const std::unordered_map<std::string, OptionTypeInfo> kMonkeyOptionsInfo = {
                          "monkey: shape must be live or static")},
     {"objective",
      StrictEnum(offsetof(MonkeyOptions, objective), &kObjectiveNames,
-                "monkey: objective must be fpr or memory")},
+                "monkey: objective must be fpr, memory or io")},
     {"max_sum_fpr", ExactDouble(offsetof(MonkeyOptions, max_sum_fpr))},
+    {"cache_bytes", ExactDouble(offsetof(MonkeyOptions, cache_bytes))},
 };
 
 }  // namespace
@@ -123,6 +125,16 @@ Status CheckMonkeyOptions(const MonkeyOptions& o, int num_levels) {
     return Status::InvalidArgument(
         "monkey: max_sum_fpr applies with objective=memory",
         "got max_sum_fpr=" + FormatNumber(o.max_sum_fpr));
+  }
+  if (!(o.cache_bytes >= 0 && std::isfinite(o.cache_bytes))) {
+    return Status::InvalidArgument(
+        "monkey: cache_bytes must be a finite number of bytes, 0 or more",
+        "got " + FormatNumber(o.cache_bytes));
+  }
+  if (o.cache_bytes > 0 && o.objective != MonkeyOptions::Objective::kIo) {
+    return Status::InvalidArgument(
+        "monkey: cache_bytes applies with objective=io",
+        "got cache_bytes=" + FormatNumber(o.cache_bytes));
   }
   // filter, shape and objective are enums: their parser rejects anything
   // else, and C++ can only hold a named value.

@@ -19,7 +19,8 @@ MonkeyOptionsTypeInfo();
 
 // InvalidArgument naming the option and its value, or OK: bits_per_key in
 // [0, 100], size_ratio above 1, max_sum_fpr a fraction only with
-// objective=memory and reachable on `num_levels` levels of the default tree.
+// objective=memory and reachable on `num_levels` levels of the default tree,
+// cache_bytes 0 or more, and more only with objective=io.
 ROCKSDB_NAMESPACE::Status CheckMonkeyOptions(const MonkeyOptions& options,
                                              int num_levels);
 

@@ -35,7 +35,8 @@ int AverageMillibits(const MonkeyOptions& options, int level) {
 }
 
 LivePlanOptions LivePlanOptionsOf(const MonkeyOptions& options,
-                                  const LevelSizing& sizing) {
+                                  const LevelSizing& sizing,
+                                  const CacheLayout& cache) {
   LivePlanOptions live;
   live.bits_per_key = options.bits_per_key;
   live.last_level_filter = options.last_level_filter;
@@ -43,6 +44,8 @@ LivePlanOptions LivePlanOptionsOf(const MonkeyOptions& options,
   live.objective = options.objective;
   live.max_sum_fpr = options.max_sum_fpr;
   live.sizing = sizing;
+  live.cache = cache;
+  if (options.cache_bytes > 0) live.cache.cache_bytes = options.cache_bytes;
   return live;
 }
 
@@ -97,11 +100,18 @@ void MonkeyFilterPolicy::UpdateLiveShape(
 void MonkeyFilterPolicy::UpdateLiveShape(const std::string& column_family,
                                          const std::vector<LiveLevel>& levels,
                                          const LevelSizing& sizing) const {
+  UpdateLiveShape(column_family, levels, sizing, CacheLayout());
+}
+
+void MonkeyFilterPolicy::UpdateLiveShape(const std::string& column_family,
+                                         const std::vector<LiveLevel>& levels,
+                                         const LevelSizing& sizing,
+                                         const CacheLayout& cache) const {
   if (options_.shape != MonkeyOptions::Shape::kLive) return;
   ++live_updates_;
   LivePlan live;
-  const bool usable =
-      PlanLiveTree(levels, LivePlanOptionsOf(options_, sizing), &live);
+  const LivePlanOptions options = LivePlanOptionsOf(options_, sizing, cache);
+  const bool usable = PlanLiveTree(levels, options, &live);
   auto plans = std::make_shared<LevelPlans>();
   plans->live = true;
   plans->reported = levels;
@@ -110,6 +120,8 @@ void MonkeyFilterPolicy::UpdateLiveShape(const std::string& column_family,
   plans->shape = std::move(live.shape);
   plans->plan = std::move(live.plan);
   plans->next_flush = live.next_flush;
+  plans->cache = options.cache;
+  plans->block_reads = live.block_reads;
   std::lock_guard<std::mutex> lock(mu_);
   fed_.insert(column_family);
   if (usable) {
@@ -165,7 +177,29 @@ std::string MonkeyFilterPolicy::PlanToString(
   std::string header = "monkey plan (" +
                        std::string(plans->live ? "live" : "static") +
                        " shape): ";
-  if (options_.objective == MonkeyOptions::Objective::kMemory) {
+  if (options_.objective == MonkeyOptions::Objective::kIo &&
+      plans->cache.cache_bytes > 0) {
+    // The fewest block reads through the cache: say which cache, and the
+    // reads the model expects.
+    char io[224];
+    snprintf(io, sizeof(io),
+             "objective io, %.0f-byte block cache, %s; modelled block reads "
+             "per lookup %.4g (filter %.4g, index %.4g, data %.4g); new "
+             "files %.3f bits/key",
+             plans->cache.cache_bytes,
+             plans->cache.partition_bytes > 0 ? "partitioned filters"
+                                              : "full filters",
+             plans->block_reads.total(), plans->block_reads.filter,
+             plans->block_reads.index, plans->block_reads.data,
+             plans->bits_per_key);
+    header += io;
+  } else if (options_.objective == MonkeyOptions::Objective::kIo) {
+    // No cache to plan for yet (a static plan, or no capacity): the budget.
+    snprintf(budget, sizeof(budget),
+             "objective io with no block cache known: %g bits/key",
+             options_.bits_per_key);
+    header += budget;
+  } else if (options_.objective == MonkeyOptions::Objective::kMemory) {
     // The least memory for a Sigma FPR target: say what it costs.
     if (options_.max_sum_fpr > 0) {
       snprintf(budget, sizeof(budget), "objective memory, Sigma FPR <= %g",

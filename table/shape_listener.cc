@@ -248,6 +248,7 @@ void ShapeListener::OnTableFileCreated(
   file.filter_entries = static_cast<double>(props.num_filter_entries);
   const bool range_known = KeyRangeOf(props, &file.smallest, &file.largest);
   std::lock_guard<std::mutex> lock(mu_);
+  block_sums_[info.cf_name].Add(props, file.bytes);
   trees_[info.cf_name].Created(info.job_id, std::move(file), range_known);
 }
 
@@ -269,6 +270,11 @@ void ShapeListener::SeedFiltersLocked(ROCKSDB_NAMESPACE::DB* db) {
     if (number != 0) {
       seeded_filters_[number] = {8.0 * p->filter_size,
                                  static_cast<double>(p->num_filter_entries)};
+      // Its size as the table properties add it up (the file's own is not
+      // in them).
+      block_sums_[p->column_family_name].Add(
+          *p,
+          static_cast<double>(p->data_size + p->index_size + p->filter_size));
     }
   }
 }
@@ -385,6 +391,45 @@ void ShapeListener::PlannerLoop() {
   idle_cv_.notify_all();
 }
 
+void ShapeListener::BlockSums::Add(
+    const ROCKSDB_NAMESPACE::TableProperties& props, double bytes) {
+  if (!(bytes > 0) || props.data_size == 0) return;
+  file += bytes;
+  data += static_cast<double>(props.data_size);
+  data_blocks += static_cast<double>(props.num_data_blocks);
+  index += static_cast<double>(props.index_size);
+  index_blocks += std::max<double>(1.0, props.index_partitions);
+}
+
+void ShapeListener::SetTableCache(const std::string& column_family,
+                                  TableCache cache) {
+  std::lock_guard<std::mutex> lock(mu_);
+  table_caches_[column_family] = std::move(cache);
+}
+
+CacheLayout ShapeListener::CacheLayoutOf(const std::string& column_family) {
+  CacheLayout layout;
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = table_caches_.find(column_family);
+  if (it == table_caches_.end()) it = table_caches_.find("");
+  if (it != table_caches_.end()) {
+    if (it->second.cache != nullptr) {
+      layout.cache_bytes = static_cast<double>(it->second.cache->GetCapacity());
+    }
+    layout.partition_bytes = it->second.partition_bytes;
+  }
+  auto sums = block_sums_.find(column_family);
+  if (sums != block_sums_.end() && sums->second.file > 0) {
+    const BlockSums& s = sums->second;
+    layout.per_byte.data_bytes = s.data / s.file;
+    layout.per_byte.data_blocks = s.data_blocks / s.file;
+    layout.per_byte.index_bytes = s.index / s.file;
+    // A whole index is one block a file: CachedFiles counts files.
+    layout.per_byte.index_blocks = s.index_blocks / s.file;
+  }
+  return layout;
+}
+
 std::vector<LiveFile> ShapeListener::FilesOf(const std::string& column_family) {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = trees_.find(column_family);
@@ -438,7 +483,8 @@ void ShapeListener::Plan(const std::string& column_family) {
     level_sizing = SizingOf(sizing.dynamic, sizing.base_bytes,
                             sizing.multiplier, sizing.num_levels, files);
   }
-  policy->UpdateLiveShape(column_family, shape, level_sizing);
+  policy->UpdateLiveShape(column_family, shape, level_sizing,
+                          CacheLayoutOf(column_family));
   ++plans_;
   // Jobs that began meanwhile are not in this shape: their moves still
   // count towards the next plan (and one that moved the tree far enough

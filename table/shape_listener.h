@@ -58,9 +58,11 @@
 #include <vector>
 
 #include "monkey/monkey_filter_policy.h"
+#include "monkey/util/cache_plan.h"
 #include "monkey/util/live_shape.h"
 #include "monkey/util/live_tree.h"
 #include "monkey/util/shape_drift.h"
+#include "rocksdb/cache.h"
 #include "rocksdb/listener.h"
 #include "rocksdb/metadata.h"
 
@@ -130,6 +132,21 @@ class ShapeListener : public ROCKSDB_NAMESPACE::EventListener {
   // The live files of `column_family` as the events left them.
   std::vector<LiveFile> FilesOf(const std::string& column_family);
 
+  // The block cache a column family's table options read filters through
+  // (cache_index_and_filter_blocks), for objective=io: the cache, whose
+  // capacity each plan reads, and the filter partitions' size
+  // (metadata_block_size with partition_filters; 0 for full filters).
+  // Install and InstallForColumnFamilies set it; "" is every column
+  // family without one of its own.
+  struct TableCache {
+    std::shared_ptr<ROCKSDB_NAMESPACE::Cache> cache;
+    double partition_bytes = 0;
+  };
+  void SetTableCache(const std::string& column_family, TableCache cache);
+  // The cache objective=io plans `column_family` for, with what its files
+  // hold per byte besides filters (from the table properties seen).
+  CacheLayout CacheLayoutOf(const std::string& column_family);
+
   // The planner thread's name and nice value, on Linux: the lowest
   // priority, as RocksDB gives its low-priority pool
   // (Env::LowerThreadPoolCPUPriority). Where writers and jobs keep every
@@ -189,6 +206,15 @@ class ShapeListener : public ROCKSDB_NAMESPACE::EventListener {
   std::map<uint64_t, std::pair<double, double>> seeded_filters_;
   SizingOptions sizing_;
   bool seeded_ = false;
+  std::map<std::string, TableCache> table_caches_;
+  // Sums over the files created or seeded, by column family: file bytes,
+  // and the data and index bytes and blocks in them (index blocks: its
+  // partitions, or one a file).
+  struct BlockSums {
+    double file = 0, data = 0, data_blocks = 0, index = 0, index_blocks = 0;
+    void Add(const ROCKSDB_NAMESPACE::TableProperties& props, double bytes);
+  };
+  std::map<std::string, BlockSums> block_sums_;
   // The planner. It spends at most this share of one core: on the deep
   // preset's tree (~1,000-5,000 files of 64 KiB, a flush every few
   // milliseconds) a plan takes 1-3 ms, and planning for every job that

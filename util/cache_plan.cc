@@ -25,6 +25,19 @@ CachedRun WithFilter(const CacheRunToPlan& r, double bits,
 
 }  // namespace
 
+CachedRun CachedFiles(double reach, double files, double bytes,
+                      const CacheLayout& layout) {
+  const BytesPerFileByte& per = layout.per_byte;
+  CachedRun run;
+  run.reach = reach;
+  files = std::max(1.0, files);
+  run.data_bytes = bytes * per.data_bytes;
+  run.data_blocks = std::max(files, std::round(bytes * per.data_blocks));
+  run.index_bytes = bytes * per.index_bytes;
+  run.index_blocks = std::max(files, std::round(bytes * per.index_blocks));
+  return run;
+}
+
 BlockReads ReadsWithBits(const std::vector<CacheRunToPlan>& runs,
                          const std::vector<double>& bits, const FprModel& model,
                          double cache_bytes, double partition_bytes) {
@@ -38,36 +51,50 @@ BlockReads ReadsWithBits(const std::vector<CacheRunToPlan>& runs,
 
 CachePlan PlanBitsForCache(const std::vector<CacheRunToPlan>& runs,
                            const FprModel& model, double cache_bytes,
-                           double partition_bytes, double step) {
+                           double partition_bytes, double step,
+                           const std::vector<double>* also_from) {
   std::vector<double> grid = {0};
   const double most = std::min(model.max_bits(), kMostCachePlanBits);
   for (double b = std::ceil(model.min_bits() / step) * step; b <= most + 1e-9;
        b += step) {
     grid.push_back(b);
   }
+  // Bits `b` for every run that may have a filter.
+  const auto uniform = [&](double b) {
+    std::vector<double> bits(runs.size(), b);
+    for (size_t i = 0; i < runs.size(); ++i) {
+      if (!runs[i].filterable) bits[i] = 0;
+    }
+    return bits;
+  };
   const auto reads_of = [&](const std::vector<double>& bits) {
     return ReadsWithBits(runs, bits, model, cache_bytes, partition_bytes)
         .total();
   };
-  // Starts: the best uniform setting, no filters, and the most bits.
-  std::vector<double> starts = {0, grid.back()};
+  // Starts: the best uniform setting, no filters, the most bits, and the
+  // caller's.
+  std::vector<std::vector<double>> starts = {uniform(0), uniform(grid.back())};
+  if (also_from != nullptr && also_from->size() == runs.size()) {
+    starts.push_back(*also_from);
+  }
   double best_uniform = 0, best_uniform_total = 0;
   for (double b : grid) {
-    const double t = reads_of(std::vector<double>(runs.size(), b));
+    const double t = reads_of(uniform(b));
     if (b == grid.front() || t < best_uniform_total) {
       best_uniform = b;
       best_uniform_total = t;
     }
   }
-  starts.push_back(best_uniform);
+  starts.push_back(uniform(best_uniform));
   CachePlan best;
   double best_total = 0;
-  for (double start : starts) {
-    std::vector<double> bits(runs.size(), start);
+  for (const std::vector<double>& start : starts) {
+    std::vector<double> bits = start;
     double total = reads_of(bits);
     for (bool improved = true; improved;) {
       improved = false;
       for (size_t i = 0; i < runs.size(); ++i) {
+        if (!runs[i].filterable) continue;
         double best_b = bits[i];
         for (double b : grid) {
           if (b == bits[i]) continue;

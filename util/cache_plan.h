@@ -23,7 +23,35 @@ struct CacheRunToPlan {
   double files = 1;  // full filters: one block a file
   // Its filter's FPR model; nullptr for the plan's.
   const FprModel* model = nullptr;
+  // false: it gets no filter whatever it would save (the last level with
+  // last_level_filter=false).
+  bool filterable = true;
 };
+
+// What a file holds besides its filter, per byte of the file: its data
+// and index bytes and blocks (table properties data_size,
+// num_data_blocks, index_size, index_partitions). The defaults, where no
+// file's are known: data all of it in 4 KiB blocks (block_size's default),
+// and no index.
+struct BytesPerFileByte {
+  double data_bytes = 1;
+  double data_blocks = 1.0 / 4096;
+  double index_bytes = 0;
+  double index_blocks = 0;  // 0 (a whole index): one block a file
+};
+
+// The block cache a plan is for, and the blocks the tree's files come in.
+struct CacheLayout {
+  double cache_bytes = 0;  // 0: none known
+  // metadata_block_size with partition_filters; 0 for full filters.
+  double partition_bytes = 0;
+  BytesPerFileByte per_byte;
+};
+
+// A run of `files` files of `bytes` in all, as the cache sees its index
+// and data under `layout` (its filter is the plan's to add).
+CachedRun CachedFiles(double reach, double files, double bytes,
+                      const CacheLayout& layout);
 
 struct CachePlan {
   std::vector<double> bits;  // per run: bits per filter entry, 0 for none
@@ -43,10 +71,14 @@ inline constexpr double kMostCachePlanBits = 32;
 // Coordinate descent from the best uniform setting of the grid, from no filters
 // and from the most bits: each pass gives each run in turn its best bits with
 // the others fixed, until no pass improves; the best end wins. So the plan is
-// never worse than any uniform bits on the grid.
+// never worse than any uniform bits on the grid. A run that is not
+// filterable keeps 0 throughout. `also_from`, per run, is one more start
+// (bits off the grid too), so that the plan is never worse than it either:
+// the live plan starts from the budget's plan.
 CachePlan PlanBitsForCache(const std::vector<CacheRunToPlan>& runs,
                            const FprModel& model, double cache_bytes,
-                           double partition_bytes, double step = 0.5);
+                           double partition_bytes, double step = 0.5,
+                           const std::vector<double>* also_from = nullptr);
 
 // The runs' modelled block reads with `bits` per run.
 BlockReads ReadsWithBits(const std::vector<CacheRunToPlan>& runs,

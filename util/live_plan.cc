@@ -132,6 +132,7 @@ class LivePlanner {
   Solution Solve(const Measure& measure, double target, Meet meet) const;
   Solution ForBudget() const;
   Solution ForTarget() const;
+  Solution ForCache();
 
   const std::vector<LiveLevel>& levels_;
   const LivePlanOptions& options_;
@@ -447,9 +448,78 @@ Solution LivePlanner::ForTarget() const {
   return plan;
 }
 
+// Objective::kIo: the live shape's runs through the cache, each level at
+// the bits PlanBitsForCache finds. A level that holds no keys (one between
+// runs that a job no listener heard of writes; L0 with no flush known)
+// gets the average budget.
+Solution LivePlanner::ForCache() {
+  const CacheLayout& cache = options_.cache;
+  double bytes = 0, entries = 0;
+  for (const LiveLevel& level : levels_) {
+    if (level.bytes > 0) {
+      bytes += level.bytes;
+      entries += level.entries;
+    }
+  }
+  const double bytes_per_entry = entries > 0 ? bytes / entries : 0;
+  std::vector<CacheRunToPlan> runs;
+  std::vector<size_t> level_of;
+  for (size_t i = 0; i < n_ && i < levels_.size(); ++i) {
+    LevelShape run = live_.shape[i];
+    double files = levels_[i].files, run_bytes = levels_[i].bytes;
+    if (i == 0 && !(run.entries > 0)) {
+      run = live_.next_flush;
+      files = 1;
+      run_bytes = run.entries * bytes_per_entry;
+    }
+    if (!(run.entries > 0) || !(run.runs > 0)) continue;
+    CacheRunToPlan r;
+    r.run = CachedFiles(run.runs, files, run_bytes, cache);
+    r.filter_entries = run.entries;
+    r.files = std::max(1.0, files);
+    r.model = &live_models_[i];
+    r.filterable = live_.shape[i].filtered;
+    runs.push_back(r);
+    level_of.push_back(i);
+  }
+  Solution solution{std::nan(""), std::vector<int>(n_, 0)};
+  for (size_t i = 0; i < n_; ++i) {
+    if (live_.shape[i].filtered) {
+      solution.millibits[i] =
+          BudgetMillibits(options_.bits_per_key, live_models_[i]);
+    }
+  }
+  // From the budget's plan too: never more reads than objective=fpr's.
+  const Solution budget = ForBudget();
+  std::vector<double> from;
+  for (size_t r = 0; r < runs.size(); ++r) {
+    from.push_back(runs[r].filterable ? budget.millibits[level_of[r]] / 1000.0
+                                      : 0.0);
+  }
+  const CachePlan plan =
+      PlanBitsForCache(runs, live_models_.back(), cache.cache_bytes,
+                       cache.partition_bytes, 0.5, &from);
+  std::vector<double> built(runs.size(), 0);
+  for (size_t r = 0; r < runs.size(); ++r) {
+    const size_t i = level_of[r];
+    const int millibits =
+        plan.bits[r] > 0 ? BuildableMillibits(plan.bits[r], live_models_[i])
+                         : 0;
+    solution.millibits[i] = millibits;
+    built[r] = millibits / 1000.0;
+  }
+  live_.block_reads = ReadsWithBits(runs, built, live_models_.back(),
+                                    cache.cache_bytes, cache.partition_bytes);
+  return solution;
+}
+
 LivePlan LivePlanner::Plan() {
-  const Solution plan =
-      options_.objective == Objective::kSumFpr ? ForBudget() : ForTarget();
+  const bool io =
+      options_.objective == Objective::kIo && options_.cache.cache_bytes > 0;
+  const Solution plan = io ? ForCache()
+                        : options_.objective == Objective::kMemory
+                            ? ForTarget()
+                            : ForBudget();
   live_.new_file_budget = Spend(plan.millibits);
   live_.plan.lambda = std::exp(plan.log_lambda);
   live_.plan.levels.resize(n_);
@@ -476,7 +546,11 @@ int PlannedMillibits(const std::vector<LevelShape>& shape, const Plan& plan,
   const FprModel& model = ModelForLevel(options.filter, level);
   const int average = BudgetMillibits(options.bits_per_key, model);
   if (level < 0 || static_cast<size_t>(level) >= shape.size()) return average;
-  if (shape[level].entries > 0) return plan.levels[level].millibits_per_key;
+  if (shape[level].entries > 0 ||
+      (options.objective == Objective::kIo && options.cache.cache_bytes > 0 &&
+       level < static_cast<int>(plan.levels.size()))) {
+    return plan.levels[level].millibits_per_key;
+  }
   const bool priced = plan.lambda >= 0 && std::isfinite(plan.lambda);
   if (level == 0) {
     return priced && shape[0].filtered && next_flush.entries > 0 &&

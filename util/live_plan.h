@@ -6,6 +6,7 @@
 
 #include <vector>
 
+#include "monkey/util/cache_plan.h"
 #include "monkey/util/filter_fpr_model.h"
 #include "monkey/util/level_sizing.h"
 #include "monkey/util/live_shape.h"
@@ -27,6 +28,9 @@ struct LivePlanOptions {
   // drains there, and the last level's files stay. Unknown, every level is
   // planned as it is.
   LevelSizing sizing;
+  // Objective::kIo: the block cache the plan is for. Without a capacity
+  // the plan is the budget's, as for Objective::kSumFpr.
+  CacheLayout cache;
 };
 
 struct LivePlan {
@@ -39,6 +43,9 @@ struct LivePlan {
   double new_file_budget = 0;
   // The run the next flush would add to L0 (LiveLevel::next_flush_entries).
   LevelShape next_flush{0, 0, true};
+  // Objective::kIo: the modelled block reads per lookup at the plan's bits,
+  // every level built at them (util/cache_cost.h).
+  BlockReads block_reads;
 };
 
 // The tree L0's keys are on their way to: L0 folded into the first
@@ -49,8 +56,9 @@ struct LivePlan {
 bool SettleL0(std::vector<LevelShape>* shape);
 
 // The millibits a file built at `level` gets under a plan made for `shape`
-// (indexed by level): its level's, where the shape holds keys. A level above
-// the last that holds none is being written by a job no listener heard of
+// (indexed by level): its level's, where the shape holds keys (under
+// Objective::kIo, every level of the shape: the plan priced them all). A level
+// above the last that holds none is being written by a job no listener heard of
 // (DB::CompactFiles): it is priced as the level right above the next one
 // down, 1/multiplier its keys (sizing's, else 10), at the plan's price. The
 // average budget there put a small level -- later moved down whole, filter
@@ -71,6 +79,10 @@ int LiveMillibitsForLevel(const LivePlan& plan, int level,
 
 // The plan for new files of a live tree; false when the tree has no keys a
 // filter could be planned for (then the static plan applies). With
+// Objective::kIo and a cache capacity, each level's bits (or none) that
+// give the fewest block reads per lookup through that cache, every level
+// built at them (PlanBitsForCache): L0 as a group of its files (the next
+// flush's run while it is empty), each level below at its reach. With
 // Objective::kMemory the price is the one at which the live tree's Sigma
 // FPR meets the target, and the band holds the tree's Sigma FPR -- its sunk
 // filters at their bits, the files being built at the plan's -- as it holds

@@ -258,12 +258,13 @@ std::vector<double> FilterEntriesOf(const std::vector<LiveFile>& files,
 // A flush adds one L0 run: each flush in flight, and `next_flush` as the
 // run L0 is priced at while empty. Its keys, if unknown, are guessed at the
 // size of an L0 file or of any file; its reach at the newest flush's
-// (`newest_flush_share`, -1 with no flushed file).
+// (`newest_flush_share`, -1 with no flushed file); its bytes at
+// `bytes_per_entry` a filter entry.
 void AddFlushRuns(const std::vector<LiveFile>& files,
                   const std::vector<double>& entries,
                   const std::vector<LiveJob>& jobs, const LiveJob* next_flush,
                   const FilterEntryRates& rates, double newest_flush_share,
-                  std::vector<LiveLevel>* levels) {
+                  double bytes_per_entry, std::vector<LiveLevel>* levels) {
   double guess = 1.0;
   if (!levels->empty() && (*levels)[0].entries > 0) {
     int l0_files = 0;
@@ -289,6 +290,8 @@ void AddFlushRuns(const std::vector<LiveFile>& files,
     l0.entries += run;
     l0.fluid_entries += run;
     l0.runs += flush_reach;
+    l0.files += 1;
+    l0.bytes += run * bytes_per_entry;
   }
   for (LiveLevel& level : *levels) {
     if (!(level.entries > 0)) level = LiveLevel();
@@ -322,6 +325,7 @@ std::vector<LiveLevel> ProjectLiveShape(const std::vector<LiveFile>& files,
   std::map<size_t, std::vector<std::pair<size_t, size_t>>> merged_l0_runs;
   double newest_flush_share = -1;
   uint64_t newest_flush = 0;
+  double known_bytes = 0, known_entries = 0;
   for (size_t i = 0; i < files.size(); ++i) {
     const LiveFile& file = files[i];
     const std::pair<size_t, size_t> range = {FirstUnit(spans[i]),
@@ -352,7 +356,14 @@ std::vector<LiveLevel> ProjectLiveShape(const std::vector<LiveFile>& files,
         level_ranges[level].push_back(range);
       }
     }
-    LevelOf(&levels, level).entries += entries[i];
+    LiveLevel& projected = LevelOf(&levels, level);
+    projected.entries += entries[i];
+    projected.files += 1;
+    projected.bytes += file.bytes;
+    if (file.bytes > 0) {
+      known_bytes += file.bytes;
+      known_entries += entries[i];
+    }
   }
   for (const auto& [level, ranges] : level_ranges) {
     LevelOf(&levels, level).runs = std::min(1.0, MassOf(ranges, prefix));
@@ -361,7 +372,7 @@ std::vector<LiveLevel> ProjectLiveShape(const std::vector<LiveFile>& files,
     LevelOf(&levels, 0).runs += std::min(1.0, MassOf(ranges, prefix));
   }
   AddFlushRuns(files, entries, jobs, next_flush, rates, newest_flush_share,
-               &levels);
+               known_entries > 0 ? known_bytes / known_entries : 0.0, &levels);
   return levels;
 }
 

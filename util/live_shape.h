@@ -47,6 +47,12 @@ struct LiveLevel {
   // filter at once).
   double next_flush_entries = 0;
   double next_flush_runs = 0;
+  // Its files and their bytes, jobs in flight projected (a flush's file at
+  // the tree's bytes per filter entry): what a block cache holds of it
+  // besides filters (util/cache_plan.h), and, with full filters, the
+  // blocks its filter comes in.
+  double files = 0;
+  double bytes = 0;
 
   // Counts a file of `entries` keys as built: its filter has `bits` bits
   // for `keys` keys (both 0 for a file built without a filter).

@@ -74,7 +74,7 @@ struct MonkeyOptions {
     kStatic,
   };
   Shape shape = Shape::kLive;
-  // What the plan minimises; in options strings "fpr" or "memory"
+  // What the plan minimises; in options strings "fpr", "memory" or "io"
   // (plan_choices.h). kMemory: the least filter memory whose Sigma FPR is at
   // most max_sum_fpr, or, without one, at most what uniform bits_per_key
   // filters give the same tree ("never worse than bloomfilter:<bits_per_key>,
@@ -85,12 +85,24 @@ struct MonkeyOptions {
   // objective=memory's target: expected false positives per absent-key
   // lookup, a fraction (0.02: 2 in 100). 0 means none is set.
   double max_sum_fpr = 0;
+  // objective=io's block cache, in bytes. 0: the capacity of the block
+  // cache that the table options (cache_index_and_filter_blocks) read
+  // filters through, which monkey::Install finds, read at every plan.
+  // objective=io plans the live shape only: a static shape, or a live one
+  // before its first plan, gets the objective=fpr plan for bits_per_key.
+  // Under memory pressure the cost of an absent-key lookup is the blocks it
+  // reads, and a filter block the cache does not hold is one of them: with
+  // partitioned filters each run costs a partition read at every lookup
+  // that misses it, and an upper level's bigger filter is cached less
+  // often (docs/math.md#block-cache).
+  double cache_bytes = 0;
 };
 
 // One level of a live tree, as the listener reports it (its definition is
 // internal to the library).
 struct LiveLevel;
 struct LevelSizing;
+struct CacheLayout;
 
 class MonkeyFilterPolicy : public ROCKSDB_NAMESPACE::FilterPolicy {
  public:
@@ -156,6 +168,12 @@ class MonkeyFilterPolicy : public ROCKSDB_NAMESPACE::FilterPolicy {
   void UpdateLiveShape(const std::string& column_family,
                        const std::vector<LiveLevel>& levels,
                        const LevelSizing& sizing) const;
+  // `cache` is the block cache objective=io plans for, with the capacity
+  // to plan at (cache_bytes, else the table options' cache's).
+  void UpdateLiveShape(const std::string& column_family,
+                       const std::vector<LiveLevel>& levels,
+                       const LevelSizing& sizing,
+                       const CacheLayout& cache) const;
   // The live shape last published for a column family; empty if none.
   std::vector<LiveLevel> LiveShapeOf(const std::string& column_family) const;
   // The level sizing published with it; unknown if none.

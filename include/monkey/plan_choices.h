@@ -17,7 +17,7 @@ enum class FilterChoice {
   kAuto,
 };
 
-// What the plan minimises; in options strings "fpr" or "memory".
+// What the plan minimises; in options strings "fpr", "memory" or "io".
 enum class Objective {
   // The least Sigma FPR for the budget bits_per_key: memory is fixed.
   kSumFpr,
@@ -25,6 +25,13 @@ enum class Objective {
   // options' max_sum_fpr, or what uniform bits_per_key filters give the
   // same tree).
   kMemory,
+  // The fewest block reads per absent-key lookup when filters, indexes and
+  // data share a block cache of a given size (cache_index_and_filter_blocks
+  // under memory pressure): each level's bits, or no filter, whatever they
+  // cost in memory (util/cache_plan.h). Under pressure Sigma FPR is not
+  // what a lookup pays: an uncached filter block is read before it saves a
+  // read, and bigger filters are cached less often.
+  kIo,
 };
 
 }  // namespace monkey

@@ -104,6 +104,62 @@ TEST(InstallTest, StringsThatNameNoFilterOrAnOptionTwiceAreRefused) {
   EXPECT_LT(s.ToString().size(), 400u) << s.ToString().size();
 }
 
+// A filter string is the whole policy: options it leaves out take their
+// defaults, not those of the policy it replaces. RocksDB's CreateFromString
+// starts from the current object's options when the id is the same
+// (Customizable::GetOptionsMap), and Install handed it the current policy:
+// db_bench installing each configuration on the same Options kept
+// last_level_filter=false from the one before.
+TEST(InstallTest, AFilterStringKeepsNothingOfThePolicyItReplaces) {
+  ROCKSDB_NAMESPACE::Options options;
+  ASSERT_TRUE(
+      Install("id=monkey;bits_per_key=7;last_level_filter=false;filter=ribbon",
+              &options)
+          .ok());
+  ASSERT_TRUE(Install("id=monkey;bits_per_key=10", &options).ok());
+  const auto* monkey =
+      Table(options).filter_policy->CheckedCast<MonkeyFilterPolicy>();
+  ASSERT_NE(monkey, nullptr);
+  EXPECT_EQ(monkey->options().bits_per_key, 10);
+  EXPECT_TRUE(monkey->options().last_level_filter);
+  EXPECT_EQ(monkey->options().filter, MonkeyOptions::Filter::kBloom);
+}
+
+// objective=io plans filters read through the block cache: with
+// cache_index_and_filter_blocks off filters live outside it, and without a
+// cache there is no capacity to plan for. cache_bytes is its alone.
+TEST(InstallTest, TheIoObjectiveNeedsFiltersInABlockCache) {
+  ROCKSDB_NAMESPACE::Options options;
+  ROCKSDB_NAMESPACE::Status s =
+      Install("id=monkey;bits_per_key=10;objective=io", &options);
+  EXPECT_TRUE(s.IsInvalidArgument());
+  EXPECT_NE(s.ToString().find("cache_index_and_filter_blocks=true"),
+            std::string::npos)
+      << s.ToString();
+  ROCKSDB_NAMESPACE::BlockBasedTableOptions table;
+  table.cache_index_and_filter_blocks = true;
+  table.no_block_cache = true;
+  options.table_factory.reset(
+      ROCKSDB_NAMESPACE::NewBlockBasedTableFactory(table));
+  s = Install("id=monkey;bits_per_key=10;objective=io", &options);
+  EXPECT_TRUE(s.IsInvalidArgument());
+  EXPECT_NE(s.ToString().find("needs a block cache"), std::string::npos)
+      << s.ToString();
+  EXPECT_TRUE(
+      Install("id=monkey;bits_per_key=10;objective=io;cache_bytes=1048576",
+              &options)
+          .ok());
+  table.no_block_cache = false;
+  options.table_factory.reset(
+      ROCKSDB_NAMESPACE::NewBlockBasedTableFactory(table));
+  EXPECT_TRUE(Install("id=monkey;bits_per_key=10;objective=io", &options).ok());
+  s = Install("id=monkey;bits_per_key=10;cache_bytes=1048576", &options);
+  EXPECT_TRUE(s.IsInvalidArgument());
+  EXPECT_NE(s.ToString().find("cache_bytes applies with objective=io"),
+            std::string::npos)
+      << s.ToString();
+}
+
 TEST(InstallTest, NeedsABlockBasedTable) {
   ROCKSDB_NAMESPACE::Options options;
   options.table_factory.reset(ROCKSDB_NAMESPACE::NewPlainTableFactory());

@@ -180,6 +180,54 @@ TEST(ShapeListenerTest, LiveShapeHoldsTheBudgetOnAYoungTree) {
   }
 }
 
+// objective=io plans for the block cache the table options read filters
+// through: its capacity, its partitions, and what the files hold besides
+// filters, from their table properties.
+TEST(ShapeListenerTest, TheIoObjectivePlansForTheTablesBlockCache) {
+  ROCKSDB_NAMESPACE::Options options = test::SmallTreeOptions(
+      /*write_buffer_kib=*/256, /*target_file_kib=*/128,
+      /*level_base_kib=*/512, /*dynamic_level_bytes=*/false);
+  ROCKSDB_NAMESPACE::BlockBasedTableOptions table;
+  table.cache_index_and_filter_blocks = true;
+  table.partition_filters = true;
+  table.index_type =
+      ROCKSDB_NAMESPACE::BlockBasedTableOptions::kTwoLevelIndexSearch;
+  table.metadata_block_size = 4096;
+  table.block_cache = ROCKSDB_NAMESPACE::NewLRUCache(64 << 10);
+  options.table_factory.reset(
+      ROCKSDB_NAMESPACE::NewBlockBasedTableFactory(table));
+  ASSERT_TRUE(Install("id=monkey;bits_per_key=10;objective=io", &options).ok());
+  test::TempDir dir;
+  auto db = test::OpenOrDie(options, dir.path());
+  std::mt19937 rng(5);
+  Load(db.get(), 0, 100000, &rng);
+  ShapeListener* listener = ListenerOf(db.get());
+  ASSERT_NE(listener, nullptr);
+  listener->WaitForPlans();
+  const CacheLayout layout = listener->CacheLayoutOf("default");
+  EXPECT_EQ(layout.cache_bytes, 64 << 10);
+  EXPECT_EQ(layout.partition_bytes, 4096);
+  // 48-byte values and 16-byte keys, uncompressed, in 4 KiB blocks.
+  EXPECT_GT(layout.per_byte.data_bytes, 0.5);
+  EXPECT_LT(layout.per_byte.data_bytes, 1);
+  EXPECT_NEAR(1 / layout.per_byte.data_blocks, 4096, 512);
+  EXPECT_GT(layout.per_byte.index_bytes, 0);
+  const auto* monkey =
+      options.table_factory
+          ->GetOptions<ROCKSDB_NAMESPACE::BlockBasedTableOptions>()
+          ->filter_policy->CheckedCast<MonkeyFilterPolicy>();
+  ASSERT_NE(monkey, nullptr);
+  const std::string plan = monkey->PlanToString(5);
+  EXPECT_NE(plan.find("monkey plan (live shape): objective io, 65536-byte "
+                      "block cache, partitioned filters; modelled block "
+                      "reads per lookup"),
+            std::string::npos)
+      << plan;
+  // A bigger cache, read at the next plan.
+  table.block_cache->SetCapacity(1 << 20);
+  EXPECT_EQ(listener->CacheLayoutOf("default").cache_bytes, 1 << 20);
+}
+
 // Filter bits per filter entry of each level's files.
 std::map<int, double> RealizedBitsByLevel(ROCKSDB_NAMESPACE::DB* db) {
   std::vector<ROCKSDB_NAMESPACE::LiveFileMetaData> files;

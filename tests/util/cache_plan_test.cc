@@ -55,6 +55,25 @@ TEST(CachePlanTest, NeverWorseThanAnyUniformBits) {
   }
 }
 
+// A start off the grid (the live plan's budget plan) is one the plan is
+// never worse than; a run that may not have a filter gets none.
+TEST(CachePlanTest, NeverWorseThanItsStartAndNoFilterWhereNoneIsAllowed) {
+  std::vector<CacheRunToPlan> runs = Tree();
+  const FprModel model = FprModel::FastLocalBloom();
+  const std::vector<double> start = {17.3, 12.9, 9.7, 8.1};
+  for (double cache : {1e5, 1e6, 1e7}) {
+    const CachePlan plan =
+        PlanBitsForCache(runs, model, cache, 4096, 0.5, &start);
+    EXPECT_LE(plan.reads.total(),
+              ReadsWithBits(runs, start, model, cache, 4096).total())
+        << cache;
+  }
+  runs.back().filterable = false;
+  const CachePlan plan = PlanBitsForCache(runs, model, 1e6, 4096);
+  EXPECT_EQ(plan.bits.back(), 0);
+  EXPECT_GT(plan.bits[2], 0);
+}
+
 // With nothing cached every filter block is read, whatever its size: each
 // run takes the most bits, whose FPR saves the most index and data reads.
 TEST(CachePlanTest, WithoutACacheEveryRunTakesTheMostBits) {

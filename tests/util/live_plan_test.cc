@@ -336,6 +336,131 @@ TEST(LivePlanTest, AnEmptyL0IsPricedAsTheNextFlush) {
   EXPECT_NEAR(seen.plan.levels[0].millibits_per_key, l0, 300);
 }
 
+// objective=io: a tree of 4 L0 files over 4 levels, 200 bytes a key in
+// 4 KiB data blocks, an index of 1/50 of the data in one block a file, its
+// filters in 4 KiB partitions.
+std::vector<LiveLevel> IoTree() {
+  std::vector<LiveLevel> tree = {{80000, 4}, {200000, 1}, {2e6, 1}, {2e7, 1}};
+  for (LiveLevel& level : tree) {
+    level.bytes = 200 * level.entries;
+    level.files = level.bytes / (2 << 20);
+  }
+  tree[0].files = 4;
+  return tree;
+}
+
+LivePlanOptions IoOptions(double cache_bytes) {
+  LivePlanOptions options;
+  options.bits_per_key = 10;
+  options.objective = Objective::kIo;
+  options.cache.cache_bytes = cache_bytes;
+  options.cache.partition_bytes = 4096;
+  options.cache.per_byte.index_bytes = 1.0 / 50;
+  return options;
+}
+
+// The runs of IoTree as PlanBitsForCache sees them.
+std::vector<CacheRunToPlan> IoRuns(const std::vector<LiveLevel>& tree,
+                                   const LivePlanOptions& options) {
+  std::vector<CacheRunToPlan> runs;
+  for (const LiveLevel& level : tree) {
+    CacheRunToPlan r;
+    r.run = CachedFiles(level.runs, level.files, level.bytes, options.cache);
+    r.filter_entries = level.entries;
+    r.files = level.files;
+    runs.push_back(r);
+  }
+  return runs;
+}
+
+std::vector<double> BitsOf(const LivePlan& plan) {
+  std::vector<double> bits;
+  for (const LevelPlan& level : plan.plan.levels) {
+    bits.push_back(level.millibits_per_key / 1000.0);
+  }
+  return bits;
+}
+
+// At every cache, the plan's modelled reads are its bits' (as RocksDB
+// builds them) and no more than the budget plan's, or uniform 10 bits'.
+TEST(LivePlanTest, TheIoObjectiveReadsNoMoreThanTheBudgetsPlan) {
+  const std::vector<LiveLevel> tree = IoTree();
+  const FprModel bloom = FprModel::FastLocalBloom();
+  double filter_bytes = 0;
+  for (const LiveLevel& level : tree) filter_bytes += level.entries * 10 / 8;
+  for (double share : {0.05, 0.2, 1.0, 2.0}) {
+    const LivePlanOptions options = IoOptions(share * filter_bytes);
+    const std::vector<CacheRunToPlan> runs = IoRuns(tree, options);
+    const auto reads = [&](const std::vector<double>& bits) {
+      return ReadsWithBits(runs, bits, bloom, options.cache.cache_bytes, 4096)
+          .total();
+    };
+    LivePlan io;
+    ASSERT_TRUE(PlanLiveTree(tree, options, &io));
+    const LivePlan budget = PlanOrDie(tree, 10);
+    EXPECT_DOUBLE_EQ(io.block_reads.total(), reads(BitsOf(io))) << share;
+    EXPECT_LE(io.block_reads.total(), reads(BitsOf(budget))) << share;
+    EXPECT_LE(io.block_reads.total(), reads(std::vector<double>(4, 10)))
+        << share;
+  }
+}
+
+// Under pressure every lookup reads a filter partition of each run, cached
+// or not: L0's four runs, read at every lookup, are better off with small
+// filters that stay cached, and the last level, whose partition is read
+// anyway, with more bits than the budget's plan gives either.
+TEST(LivePlanTest, TheIoObjectiveMovesBitsDownUnderPressure) {
+  const std::vector<LiveLevel> tree = IoTree();
+  const LivePlan budget = PlanOrDie(tree, 10);
+  for (double cache_bytes : {2e5, 1e6}) {
+    LivePlan io;
+    ASSERT_TRUE(PlanLiveTree(tree, IoOptions(cache_bytes), &io));
+    EXPECT_LT(Bits(io, 0), Bits(budget, 0) - 5) << cache_bytes;
+    EXPECT_GT(Bits(io, 3), Bits(budget, 3) + 5) << cache_bytes;
+  }
+}
+
+TEST(LivePlanTest, TheIoObjectiveWithoutACacheIsTheBudgetsPlan) {
+  const std::vector<LiveLevel> tree = IoTree();
+  LivePlan io;
+  ASSERT_TRUE(PlanLiveTree(tree, IoOptions(0), &io));
+  EXPECT_EQ(BitsOf(io), BitsOf(PlanOrDie(tree, 10)));
+}
+
+TEST(LivePlanTest, TheIoObjectiveKeepsTheLastLevelUnfilteredWhenAsked) {
+  const std::vector<LiveLevel> tree = IoTree();
+  LivePlanOptions options = IoOptions(1e6);
+  options.last_level_filter = false;
+  LivePlan io;
+  ASSERT_TRUE(PlanLiveTree(tree, options, &io));
+  EXPECT_EQ(Bits(io, 3), 0);
+  EXPECT_EQ(LiveMillibitsForLevel(io, 3, options), 0);
+  EXPECT_GT(Bits(io, 2), 0);
+}
+
+// An empty L0 is planned as the next flush's run, among the others; with
+// no flush known, and for a level out of the plan, the average budget.
+TEST(LivePlanTest, TheIoObjectivePlansAnEmptyL0AsTheNextFlush) {
+  std::vector<LiveLevel> tree = IoTree();
+  tree[0] = LiveLevel();
+  const LivePlanOptions options = IoOptions(1e6);
+  LivePlan io;
+  ASSERT_TRUE(PlanLiveTree(tree, options, &io));
+  EXPECT_EQ(LiveMillibitsForLevel(io, 0, options), 10000);
+  EXPECT_EQ(LiveMillibitsForLevel(io, 6, options), 10000);
+  tree[0].next_flush_entries = 20000;
+  tree[0].next_flush_runs = 1;
+  ASSERT_TRUE(PlanLiveTree(tree, options, &io));
+  std::vector<LiveLevel> with_run = tree;
+  with_run[0] = {20000, 1};
+  with_run[0].files = 1;
+  with_run[0].bytes = 200 * 20000;
+  LivePlan seen;
+  ASSERT_TRUE(PlanLiveTree(with_run, options, &seen));
+  EXPECT_EQ(LiveMillibitsForLevel(io, 0, options),
+            seen.plan.levels[0].millibits_per_key);
+}
+
 // objective=memory: the least bits whose Sigma FPR meets the target, by
 // default the Sigma FPR uniform bits_per_key gives the same tree.
 TEST(LivePlanTest, TheMemoryObjectiveMeetsItsTarget) {

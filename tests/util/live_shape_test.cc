@@ -134,6 +134,29 @@ TEST(LiveShapeTest, AFlushAddsOneL0Run) {
   EXPECT_EQ(empty[0].runs, 1);
 }
 
+// What a block cache holds of each level besides filters: its files and
+// their bytes, a compaction's inputs at its output level, and a flush's
+// file at the tree's bytes per filter entry.
+TEST(LiveShapeTest, LevelsCountFilesAndBytes) {
+  LiveJob flush;
+  flush.flush = true;
+  flush.flush_entries = 70;
+  LiveJob compaction;
+  compaction.output_level = 2;
+  compaction.input_files = {2};
+  const std::vector<LiveLevel> levels =
+      ProjectLiveShape({File(1, 0, 100, 0, 999), File(2, 1, 1000, 0, 999),
+                        File(3, 2, 1000, 0, 499), File(4, 2, 3000, 500, 999)},
+                       {flush, compaction});
+  ASSERT_EQ(levels.size(), 3u);
+  EXPECT_EQ(levels[0].files, 2);
+  EXPECT_DOUBLE_EQ(levels[0].bytes, 100 * 100 + 70 * 100);
+  EXPECT_EQ(levels[1].files, 0);
+  EXPECT_EQ(levels[1].bytes, 0);
+  EXPECT_EQ(levels[2].files, 3);
+  EXPECT_DOUBLE_EQ(levels[2].bytes, 100 * 5000);
+}
+
 TEST(LiveShapeTest, AnL0ToL0CompactionMakesOneRun) {
   LiveJob job;
   job.output_level = 0;
