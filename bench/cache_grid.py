@@ -1,0 +1,359 @@
+#!/usr/bin/python3
+"""The memory-pressure grid (issue 32 item 4): absent-key lookups through a
+block cache smaller than the filters, with direct reads, for hand-picked
+uniform and Monkey budgets against the cache-aware objective
+(objective=io).
+
+For each filter layout -- full filters, and partitioned filters and index
+(--partition_index_and_filters, --metadata_block_size=4096, the top level
+pinned) -- it loads one database per configuration (--num keys, the tree of
+bench/cache_model_check.py):
+  bloomfilter:k, and bloomfilter:k with optimize_filters_for_hits (no
+    last-level filter), for k of --ks;
+  monkey:k, and id=monkey;bits_per_key=k;last_level_filter=false;
+  --io (default id=monkey;bits_per_key=10;objective=io): one database per
+    cache, loaded through that cache, since its bits depend on it.
+Caches are --cache_fractions of bloomfilter:10's filter bytes in the layout
+(a one-shard LRU holding filters and indexes, no high-priority pool, as the
+model assumes). Then --rounds rounds: each runs every configuration's
+readmissing for --seconds at each cache, back to back (the order rotated by
+one each round), with --use_direct_reads so that a block-cache miss is a
+device read. Per cell it reports ops/s (median, min-max over the rounds),
+block reads per lookup from the block-cache miss tickers (filter, index,
+data; the process's cold start included), filter bytes (the filter report),
+and with --monkey_plan the model's block reads for the database at that
+cache. Then, at each cache: the objective's reads over the fewest of the
+grid (measured and modelled) and its ops/s over the best configuration's
+and over bloomfilter:10's, round by round.
+
+The databases must sit on a file system with O_DIRECT (not tmpfs). The
+throughput figures belong to a Release db_bench
+(build_tools/build_rocksdb_fork.sh). Writes results/cache-grid-<timestamp>/
+(summary.json, table.txt, the runs' outputs); bench/record.py keeps them.
+
+  bench/cache_grid.py --db_bench=build-fork/rocksdb-9.11.2/install/bin/db_bench
+      [--monkey_plan=build/monkey_plan] [--num=2000000] [--seconds=10]
+      [--rounds=3] [--cache_fractions=0.05,0.2,0.5,2] [--ks=5,7,10,14]
+      [--families=bloomfilter,monkey] [--layouts=full,partitioned]
+      [--io='id=monkey;bits_per_key=10;objective=io'] [--threads=1]
+      [--db_dir=/var/tmp/cache-grid] [--keep_db]
+
+Python's standard library only.
+"""
+
+import argparse
+import datetime
+import json
+import os
+import re
+import shutil
+import statistics
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cache_model_check import KINDS, LAYOUTS, TREE_FLAGS, misses  # noqa: E402
+from comparison.console import run_checked, uptime  # noqa: E402
+from comparison.parse import (JSON_PREFIX, lines_of,  # noqa: E402
+                              parse_benchmarks)
+from comparison.spread import fmt_range, ratio_rounds, spread  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REFERENCE = "bloomfilter:10"
+IO_LABEL = "objective=io"
+# Cache flags of every run, loads of the io databases included.
+CACHE_FLAGS = ["--cache_index_and_filter_blocks=true",
+               "--cache_numshardbits=0", "--cache_high_pri_pool_ratio=0"]
+
+
+def log(text):
+    print(f"cache_grid: {text}", flush=True)
+
+
+def run(cmd, out=None):
+    return run_checked("cache_grid", cmd, ROOT, out)
+
+
+def configs(args):
+    """(label, filter URI, extra db_bench flags) of the hand-picked grid,
+    the reference first."""
+    grid = [(REFERENCE, REFERENCE, [])]
+    for family in args.families.split(","):
+        for k in args.ks.split(","):
+            with_last = (f"{family}:{k}", f"{family}:{k}", [])
+            if family == "bloomfilter":
+                # RocksDB's way to leave the last level unfiltered.
+                without = (f"{family}:{k} no-last", f"{family}:{k}",
+                           ["--optimize_filters_for_hits=true"])
+            else:
+                without = (f"{family}:{k} no-last",
+                           f"id={family};bits_per_key={k};"
+                           "last_level_filter=false", [])
+            for c in (with_last, without):
+                if c[0] != REFERENCE:
+                    grid.append(c)
+    return grid
+
+
+def slug(text):
+    return re.sub(r"[^A-Za-z0-9.]+", "_", text).strip("_")
+
+
+def db_flags(args, layout, filter_uri, extra):
+    return [f"--num={args.num}", f"--filter_uri={filter_uri}", *TREE_FLAGS,
+            *LAYOUTS[layout], *extra]
+
+
+def load(args, db, layout, filter_uri, extra, out, cache=None):
+    shutil.rmtree(db, ignore_errors=True)
+    cache_flags = [] if cache is None else [f"--cache_size={cache}",
+                                            *CACHE_FLAGS]
+    run([args.db_bench, f"--db={db}",
+         "--benchmarks=filluniquerandom,flush,waitforcompaction", "--seed=1",
+         "--disable_wal=1", *db_flags(args, layout, filter_uri, extra),
+         *cache_flags], os.path.join(out, f"{os.path.basename(db)}_load.log"))
+
+
+def read(args, db, layout, filter_uri, extra, cache, seconds, seed, out):
+    """One readmissing run: ops/s, block reads per lookup by kind, and the
+    filter bytes of its filter report."""
+    text = run([args.db_bench, f"--db={db}", "--use_existing_db=1",
+                "--benchmarks=readmissing", f"--reads={1 << 40}",
+                f"--duration={seconds}", f"--seed={seed}",
+                f"--threads={args.threads}", "--statistics",
+                "--use_direct_reads=true", f"--cache_size={cache}",
+                *CACHE_FLAGS, *db_flags(args, layout, filter_uri, extra)], out)
+    lines = lines_of(text)
+    bench = [b for b in parse_benchmarks(lines)
+             if b["benchmark"] == "readmissing"]
+    if not bench or bench[-1]["operations"] == 0:
+        sys.exit(f"cache_grid: no readmissing result in {out}")
+    ops = bench[-1]["operations"]
+    got = misses(text)
+    filter_bytes = None
+    for line in lines:
+        if line.startswith(JSON_PREFIX):
+            report = json.loads(line[len(JSON_PREFIX):])
+            filter_bytes = report.get("filter_bytes_total", filter_bytes)
+    return {"ops_per_sec": bench[-1]["ops_per_sec"],
+            "reads": {k: got[k] / ops for k in KINDS},
+            "filter_bytes": filter_bytes}
+
+
+def model(args, db, cache, out):
+    """The model's block reads per lookup for the database at this cache
+    (None without --monkey_plan)."""
+    if not args.monkey_plan:
+        return None
+    text = run([args.monkey_plan, f"--db={db}", "--json",
+                f"--cache_bytes={cache}"], out)
+    reads = json.loads(text)["column_families"][0]["block_reads"]
+    return {k: reads[k] for k in KINDS}
+
+
+def cells_of(args, out):
+    """Loads every database; returns the cells (one per layout, cache and
+    configuration), each with its database, flags and modelled reads."""
+    fractions = [float(f) for f in args.cache_fractions.split(",")]
+    cells = []
+    for layout in args.layouts.split(","):
+        grid = configs(args)
+        dbs = {}
+        for i, (label, uri, extra) in enumerate(grid):
+            db = os.path.join(args.db_dir, f"{layout}_{slug(label)}")
+            log(f"{layout}: loading {label} ({i + 1}/{len(grid)})")
+            load(args, db, layout, uri, extra, out)
+            dbs[label] = db
+        probe = read(args, dbs[REFERENCE], layout, REFERENCE, [], 1 << 30, 1,
+                     1, os.path.join(out, f"{layout}_reference_probe.log"))
+        reference_bytes = probe["filter_bytes"]
+        if not reference_bytes:
+            sys.exit("cache_grid: no filter bytes in the filter report of "
+                     f"{REFERENCE} ({layout})")
+        log(f"{layout}: {REFERENCE} has {reference_bytes:,} filter bytes")
+        for fraction in fractions:
+            cache = max(1, int(fraction * reference_bytes))
+            io_db = os.path.join(args.db_dir,
+                                 f"{layout}_io_{slug(str(fraction))}")
+            log(f"{layout}: loading {args.io} through a {cache:,}-byte cache")
+            load(args, io_db, layout, args.io, [], out, cache)
+            for label, uri, extra, db in (
+                    [(lb, u, e, dbs[lb]) for lb, u, e in grid] +
+                    [(IO_LABEL, args.io, [], io_db)]):
+                name = f"{layout}_{fraction:g}_{slug(label)}"
+                cells.append({
+                    "layout": layout, "fraction": fraction,
+                    "cache_bytes": cache, "label": label, "filter_uri": uri,
+                    "extra_flags": extra, "db": db, "rounds": [],
+                    "model": model(args, db, cache,
+                                   os.path.join(out, f"{name}_model.json"))})
+    return cells
+
+
+def measure(args, cells, out):
+    groups = {}
+    for c in cells:
+        groups.setdefault((c["layout"], c["fraction"]), []).append(c)
+    total = len(cells) * args.rounds
+    done = 0
+    for r in range(args.rounds):
+        for (layout, fraction), group in groups.items():
+            # Rotated by one each round: no configuration always runs right
+            # after the same one.
+            shift = r % len(group)
+            for c in group[shift:] + group[:shift]:
+                done += 1
+                name = f"{layout}_{fraction:g}_{slug(c['label'])}_r{r}"
+                got = read(args, c["db"], layout, c["filter_uri"],
+                           c["extra_flags"], c["cache_bytes"], args.seconds,
+                           100 + r, os.path.join(out, f"{name}.log"))
+                c["rounds"].append(got)
+                log(f"[{done}/{total}] round {r + 1} {layout} "
+                    f"{fraction:g}x {c['label']}: {got['ops_per_sec']:,} "
+                    f"ops/s, {sum(got['reads'].values()):.4f} block reads "
+                    "per lookup")
+    return groups
+
+
+def summarize(c):
+    ops = [x["ops_per_sec"] for x in c["rounds"]]
+    reads = {k: statistics.median(x["reads"][k] for x in c["rounds"])
+             for k in KINDS}
+    med, low, high = spread(ops)
+    return {"layout": c["layout"], "fraction": c["fraction"],
+            "cache_bytes": c["cache_bytes"], "label": c["label"],
+            "filter_uri": c["filter_uri"], "extra_flags": c["extra_flags"],
+            "ops_per_sec_rounds": ops, "ops_per_sec": med,
+            "ops_per_sec_min": low, "ops_per_sec_max": high,
+            "reads": reads, "reads_total": sum(reads.values()),
+            "model": c["model"],
+            "model_total": (sum(c["model"].values()) if c["model"] else
+                            None),
+            "filter_bytes": c["rounds"][-1]["filter_bytes"]}
+
+
+def ratio_text(mine, theirs):
+    ratios = ratio_rounds(mine, theirs)
+    if not ratios:
+        return "-", None
+    med = statistics.median(ratios)
+    return (f"{med:.2f}x ({fmt_range(min(ratios), max(ratios), '{:.2f}')}"
+            f"x)", {"median": med, "min": min(ratios), "max": max(ratios)})
+
+
+def verdicts(rows):
+    """At each cache: where the objective stands against the grid."""
+    lines, out = [], []
+    groups = {}
+    for r in rows:
+        groups.setdefault((r["layout"], r["fraction"]), []).append(r)
+    for (layout, fraction), group in groups.items():
+        io = next(r for r in group if r["label"] == IO_LABEL)
+        grid = [r for r in group if r["label"] != IO_LABEL]
+        ref = next(r for r in grid if r["label"] == REFERENCE)
+        fewest = min(grid, key=lambda r: r["reads_total"])
+        fastest = max(grid, key=lambda r: r["ops_per_sec"])
+        entry = {"layout": layout, "fraction": fraction,
+                 "fewest_reads": fewest["label"],
+                 "reads_over_fewest": io["reads_total"] /
+                 fewest["reads_total"],
+                 "fastest": fastest["label"]}
+        text = (f"{layout:<12} {fraction:>5g}x  reads {io['reads_total']:.4f}"
+                f" = {entry['reads_over_fewest']:.3f}x the fewest "
+                f"({fewest['label']}, {fewest['reads_total']:.4f})")
+        if io["model_total"] is not None:
+            best_model = min(grid, key=lambda r: r["model_total"])
+            entry["model_over_fewest"] = (io["model_total"] /
+                                          best_model["model_total"])
+            entry["fewest_model"] = best_model["label"]
+            text += (f"; modelled {entry['model_over_fewest']:.3f}x the "
+                     f"fewest ({best_model['label']})")
+        t, entry["ops_over_fastest"] = ratio_text(
+            io["ops_per_sec_rounds"], fastest["ops_per_sec_rounds"])
+        text += f"; ops/s {t} of {fastest['label']}'s"
+        t, entry["ops_over_reference"] = ratio_text(
+            io["ops_per_sec_rounds"], ref["ops_per_sec_rounds"])
+        text += f", {t} of {REFERENCE}'s"
+        lines.append(text)
+        out.append(entry)
+    return lines, out
+
+
+def table(rows, verdict_lines):
+    head = (f"{'layout':<12} {'cache':>6} {'configuration':<26} "
+            f"{'ops/s':>9} {'min-max':>17} {'filter':>7} {'index':>7} "
+            f"{'data':>7} {'reads':>7} {'model':>7} {'filter MiB':>10}")
+    lines = ["Block reads per lookup from the block-cache miss tickers "
+             "(median over the rounds); model: monkey_plan --cache_bytes",
+             head]
+    for r in rows:
+        model = f"{r['model_total']:.4f}" if r["model_total"] is not None \
+            else "-"
+        mib = (f"{r['filter_bytes'] / 2**20:.3f}" if r["filter_bytes"]
+               else "-")
+        lines.append(
+            f"{r['layout']:<12} {r['fraction']:>5g}x {r['label']:<26} "
+            f"{r['ops_per_sec']:>9,.0f} "
+            f"{fmt_range(r['ops_per_sec_min'], r['ops_per_sec_max']):>17} "
+            + " ".join(f"{r['reads'][k]:>7.4f}" for k in KINDS) +
+            f" {r['reads_total']:>7.4f} {model:>7} {mib:>10}")
+    lines += ["", f"{IO_LABEL} at each cache (ops/s ratios round by round, "
+              "median (min-max)):"] + verdict_lines
+    return "\n".join(lines)
+
+
+def main():
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--db_bench", required=True,
+                    help="patched db_bench (Release for throughput)")
+    ap.add_argument("--monkey_plan", help="for the modelled block reads")
+    ap.add_argument("--num", type=int, default=2000000)
+    ap.add_argument("--seconds", type=int, default=10,
+                    help="each readmissing run")
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--cache_fractions", default="0.05,0.2,0.5,2")
+    ap.add_argument("--ks", default="5,7,10,14")
+    ap.add_argument("--families", default="bloomfilter,monkey")
+    ap.add_argument("--layouts", default=",".join(LAYOUTS))
+    ap.add_argument("--io", default="id=monkey;bits_per_key=10;objective=io")
+    ap.add_argument("--db_dir", default="/var/tmp/cache-grid",
+                    help="on a file system with O_DIRECT (not tmpfs)")
+    ap.add_argument("--keep_db", action="store_true")
+    ap.add_argument("--results", default=os.path.join(ROOT, "results"))
+    args = ap.parse_args()
+    for layout in args.layouts.split(","):
+        if layout not in LAYOUTS:
+            ap.error(f"--layouts: unknown layout '{layout}'")
+    for family in args.families.split(","):
+        if family not in ("bloomfilter", "monkey"):
+            ap.error(f"--families: unknown family '{family}'")
+    if args.seconds < 1 or args.rounds < 1:
+        ap.error("--seconds and --rounds must be at least 1")
+    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+    out = os.path.join(args.results, f"cache-grid-{stamp}")
+    os.makedirs(out)
+    os.makedirs(args.db_dir, exist_ok=True)
+    log(f"results in {out}; DBs in {args.db_dir}; {uptime()}")
+    cells = cells_of(args, out)
+    measure(args, cells, out)
+    rows = [summarize(c) for c in cells]
+    verdict_lines, verdict = verdicts(rows)
+    with open(os.path.join(out, "summary.json"), "w") as f:
+        json.dump({"num": args.num, "seconds": args.seconds,
+                   "rounds": args.rounds, "threads": args.threads,
+                   "io": args.io, "rows": rows, "objective": verdict,
+                   "uptime_at_end": uptime()}, f, indent=1, sort_keys=True)
+    text = table(rows, verdict_lines)
+    with open(os.path.join(out, "table.txt"), "w") as f:
+        f.write(text + "\n")
+    print(text)
+    if not args.keep_db:
+        for c in cells:
+            shutil.rmtree(c["db"], ignore_errors=True)
+    log(f"results in {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

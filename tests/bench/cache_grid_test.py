@@ -1,0 +1,82 @@
+#!/usr/bin/python3
+# Tests of bench/cache_grid.py: the grid of configurations it loads, and
+# where it places the cache-aware objective against the grid at a cache.
+
+import argparse
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..",
+                                "bench"))
+import cache_grid  # noqa: E402
+
+
+def args(ks="5,10", families="bloomfilter,monkey"):
+    return argparse.Namespace(ks=ks, families=families)
+
+
+def row(label, reads, ops, model=None):
+    return {"layout": "partitioned", "fraction": 0.2, "label": label,
+            "reads_total": reads, "ops_per_sec": sorted(ops)[len(ops) // 2],
+            "ops_per_sec_rounds": ops, "model_total": model}
+
+
+class ConfigsTest(unittest.TestCase):
+    def test_every_k_with_and_without_last_level_filters_reference_first(self):
+        grid = cache_grid.configs(args())
+        labels = [label for label, _, _ in grid]
+        self.assertEqual(labels[0], "bloomfilter:10")
+        self.assertEqual(len(labels), len(set(labels)))
+        self.assertEqual(sorted(labels), sorted([
+            "bloomfilter:5", "bloomfilter:5 no-last", "bloomfilter:10",
+            "bloomfilter:10 no-last", "monkey:5", "monkey:5 no-last",
+            "monkey:10", "monkey:10 no-last"]))
+
+    def test_no_last_level_filter_is_each_familys_own_option(self):
+        grid = {label: (uri, extra)
+                for label, uri, extra in cache_grid.configs(args())}
+        self.assertEqual(grid["bloomfilter:5 no-last"],
+                         ("bloomfilter:5",
+                          ["--optimize_filters_for_hits=true"]))
+        self.assertEqual(grid["monkey:5 no-last"],
+                         ("id=monkey;bits_per_key=5;last_level_filter=false",
+                          []))
+        self.assertEqual(grid["monkey:5"], ("monkey:5", []))
+
+    def test_the_reference_is_loaded_even_when_ks_leave_it_out(self):
+        labels = [label for label, _, _ in
+                  cache_grid.configs(args(ks="7", families="monkey"))]
+        self.assertEqual(labels, ["bloomfilter:10", "monkey:7",
+                                  "monkey:7 no-last"])
+
+
+class VerdictsTest(unittest.TestCase):
+    def test_against_the_fewest_reads_and_the_fastest_round_by_round(self):
+        rows = [row("bloomfilter:10", 1.0, [100, 110, 90], 1.1),
+                row("bloomfilter:5", 0.8, [120, 130, 125], 0.7),
+                row("objective=io", 0.84, [120, 143, 90], 0.77)]
+        lines, got = cache_grid.verdicts(rows)
+        self.assertEqual(len(lines), 1)
+        v = got[0]
+        self.assertEqual(v["fewest_reads"], "bloomfilter:5")
+        self.assertAlmostEqual(v["reads_over_fewest"], 0.84 / 0.8)
+        self.assertEqual(v["fewest_model"], "bloomfilter:5")
+        self.assertAlmostEqual(v["model_over_fewest"], 1.1)
+        self.assertEqual(v["fastest"], "bloomfilter:5")
+        self.assertAlmostEqual(v["ops_over_fastest"]["median"], 1.0)
+        self.assertAlmostEqual(v["ops_over_fastest"]["min"], 90 / 125)
+        self.assertAlmostEqual(v["ops_over_fastest"]["max"], 1.1)
+        self.assertAlmostEqual(v["ops_over_reference"]["median"], 1.2)
+        self.assertIn("1.050x the fewest (bloomfilter:5", lines[0])
+
+    def test_without_the_model_no_modelled_ratio(self):
+        rows = [row("bloomfilter:10", 1.0, [100]),
+                row("objective=io", 1.0, [100])]
+        lines, got = cache_grid.verdicts(rows)
+        self.assertNotIn("model_over_fewest", got[0])
+        self.assertNotIn("modelled", lines[0])
+
+
+if __name__ == "__main__":
+    unittest.main()
