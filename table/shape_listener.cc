@@ -14,6 +14,13 @@
 #include "monkey/table/key_range_collector.h"
 #include "monkey/util/level_sizing.h"
 #include "monkey/util/sst_file_name.h"
+// Cache's definition (GetCapacity): rocksdb/cache.h up to 8.0; from 8.1 on
+// cache.h only declares it and rocksdb/advanced_cache.h defines it.
+#if __has_include("rocksdb/advanced_cache.h")
+#include "rocksdb/advanced_cache.h"
+#else
+#include "rocksdb/cache.h"
+#endif
 #include "rocksdb/db.h"
 #include "rocksdb/metadata.h"
 
