@@ -89,8 +89,9 @@ int MonkeyFilterPolicy::MillibitsForLevel(
     int level, int num_levels, const std::string& column_family) const {
   if (level < 0) return AverageMillibits(options_, level);
   std::shared_ptr<const LevelPlans> plans = LivePlansOf(column_family);
-  // shape=live with no shape yet: no listener, or none has fed this column
-  // family. The static plan is then planned for a tree as deep as the
+  // shape=live with no live plan yet: no listener, none has fed this
+  // column family, or the planner has not planned a tree with keys yet
+  // (NoteUnfedBuild). The static plan is then planned for a tree as deep as the
   // compactions so far show (UnfedTreeOf), not num_levels deep: a young
   // tree's deepest level, L2 with dynamic sizing off, got upper-level bits
   // and the tree 3.2-4.3x the budget. L0 is planned as the level above the
@@ -192,7 +193,13 @@ void MonkeyFilterPolicy::NoteUnfedBuild(const FilterBuildingContext& context,
     // One lock for all of it: this runs for every SST built.
     std::lock_guard<std::mutex> lock(mu_);
     const std::string& cf = context.column_family_name;
-    if (fed_.count(cf) > 0) return;
+    // Until the column family has a live plan, whether or not a listener
+    // fed it yet: a listener's first shape may be an empty tree, and its
+    // planner may run late on a busy machine (nice 19). Builds in between
+    // were planned for a num_levels-deep tree: the first compaction into
+    // L1 got 35.5 bits/key at monkey:10, and the last level a filter under
+    // last_level_filter=false.
+    if (live_plans_.count(cf) > 0) return;
     // A flush's context never says bottommost; a compaction's output with
     // nothing below its key range is the deepest level there, and one with
     // something below has a level under it.
@@ -202,7 +209,7 @@ void MonkeyFilterPolicy::NoteUnfedBuild(const FilterBuildingContext& context,
           std::max(tree.levels, context.is_bottommost ? level + 1 : level + 2);
       tree.base = tree.base == 0 ? level : std::min(tree.base, level);
     }
-    if (!warned_.insert(cf).second) return;
+    if (fed_.count(cf) > 0 || !warned_.insert(cf).second) return;
   }
   ROCKSDB_NAMESPACE::Log(
       ROCKSDB_NAMESPACE::InfoLogLevel::WARN_LEVEL, context.info_log,

@@ -170,7 +170,7 @@ std::string MonkeyFilterPolicy::PlanToString(
   std::shared_ptr<const LevelPlans> plans = LivePlansOf(column_family);
   const bool never_fed = NeverFed(column_family);
   if (plans == nullptr) {
-    const int learned = never_fed ? UnfedTreeOf(column_family).levels : 0;
+    const int learned = UnfedTreeOf(column_family).levels;
     plans = StaticPlan(learned > 0 ? learned : num_levels);
   }
   char budget[96];

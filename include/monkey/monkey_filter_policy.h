@@ -184,12 +184,15 @@ class MonkeyFilterPolicy : public ROCKSDB_NAMESPACE::FilterPolicy {
   // deep as the files built so far show (UnfedTreeOf), and said once in
   // the info LOG (NoteUnfedBuild) and by PlanToString.
   bool NeverFed(const std::string& column_family) const;
-  // For a file an unfed column family builds at `level`: logs the missing
-  // listener once, and learns the tree's depth from where compactions
-  // build (is_bottommost: nothing lies below the file's key range).
+  // For a file a column family builds at `level` while it has no live plan
+  // (never fed, fed an empty tree, or its planner not yet done): learns
+  // the tree's depth from where compactions build (is_bottommost: nothing
+  // lies below the file's key range), and if never fed logs the missing
+  // listener once.
   void NoteUnfedBuild(const ROCKSDB_NAMESPACE::FilterBuildingContext& context,
                       int level) const;
-  // An unfed column family's tree as its compactions showed it: `levels`,
+  // A column family's tree as its compactions showed it while it had no
+  // live plan (the static plan is planned that deep): `levels`,
   // the deepest output with nothing below it + 1 (0: none seen yet), and
   // `base`, the shallowest level below L0 they wrote (where L0 drains).
   struct UnfedTree {

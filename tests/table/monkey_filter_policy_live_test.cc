@@ -92,6 +92,44 @@ TEST(MonkeyFilterPolicyLiveTest, APolicyNoListenerFeedsSaysSo) {
             std::string::npos);
 }
 
+// The bits of a compaction's output built while the column family has no
+// live plan, as GetBuilderWithContext plans them: L0 -> L1 into an empty
+// L1, nothing below it.
+int BitsForACompactionIntoL1(const MonkeyFilterPolicy& monkey) {
+  ROCKSDB_NAMESPACE::BlockBasedTableOptions table;
+  ROCKSDB_NAMESPACE::FilterBuildingContext context(table);
+  context.compaction_style = ROCKSDB_NAMESPACE::kCompactionStyleLevel;
+  context.num_levels = 7;
+  context.level_at_creation = 1;
+  context.is_bottommost = true;
+  context.reason = ROCKSDB_NAMESPACE::TableFileCreationReason::kCompaction;
+  context.column_family_name = "default";
+  MonkeyFilterPolicyPeer::NoteBuild(monkey, context, 1);
+  return monkey.MillibitsForLevel(1, 7, "default");
+}
+
+// A listener's first shape of a new DB is an empty tree, which gives no
+// plan, and its planner may run late on a busy machine: the builds in
+// between are planned for a tree as deep as they show, as for a column
+// family no listener feeds -- not num_levels deep, where L1 is a small
+// upper level (35.5 bits/key at monkey:10, and a filter on the last level
+// under last_level_filter=false).
+TEST(MonkeyFilterPolicyLiveTest,
+     AColumnFamilyFedNoPlanYetPlansAsDeepAsItsBuilds) {
+  auto unfiltered =
+      PolicyOrDie("id=monkey;bits_per_key=10;last_level_filter=false");
+  MonkeyFilterPolicyPeer::UpdateLiveShape(Monkey(unfiltered), "default", {});
+  EXPECT_EQ(BitsForACompactionIntoL1(Monkey(unfiltered)), 0);
+  auto filtered = PolicyOrDie("monkey:10");
+  MonkeyFilterPolicyPeer::UpdateLiveShape(Monkey(filtered), "default", {});
+  const int l1 = BitsForACompactionIntoL1(Monkey(filtered));
+  EXPECT_GT(l1, 8000);
+  EXPECT_LT(l1, 11000);
+  // It was fed: the missing-listener note stays out of PlanToString.
+  EXPECT_EQ(Monkey(filtered).PlanToString(7).find("no shape listener"),
+            std::string::npos);
+}
+
 TEST(MonkeyFilterPolicyLiveTest, StaticShapeIgnoresTheLiveOne) {
   auto policy = PolicyOrDie("id=monkey;bits_per_key=10;shape=static");
   const MonkeyFilterPolicy& monkey = Monkey(policy);

@@ -26,6 +26,13 @@ class MonkeyFilterPolicyPeer {
                                   const std::string& column_family) {
     return policy.LiveSizingOf(column_family);
   }
+  // What GetBuilderWithContext notes of a build before it plans its bits
+  // (the builder itself is RocksDB-internal).
+  static void NoteBuild(const MonkeyFilterPolicy& policy,
+                        const ROCKSDB_NAMESPACE::FilterBuildingContext& context,
+                        int level) {
+    policy.NoteUnfedBuild(context, level);
+  }
   // How many live shapes the policy has been given.
   static uint64_t LiveUpdates(const MonkeyFilterPolicy& policy) {
     return policy.live_updates_;
