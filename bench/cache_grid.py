@@ -54,7 +54,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cache_model_check import KINDS, LAYOUTS, TREE_FLAGS, misses  # noqa: E402
 from comparison.console import run_checked, uptime  # noqa: E402
 from comparison.parse import (JSON_PREFIX, lines_of,  # noqa: E402
-                              parse_benchmarks)
+                              parse_benchmarks, parse_levelstats)
 from comparison.spread import fmt_range, ratio_rounds, spread  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -71,6 +71,11 @@ def log(text):
 
 def run(cmd, out=None):
     return run_checked("cache_grid", cmd, ROOT, out)
+
+
+def tree_text(tree):
+    return " ".join(f"L{t['level']}:{t['files']} files {t['mb']} MB"
+                    for t in tree) or "empty"
 
 
 def configs(args):
@@ -104,13 +109,25 @@ def db_flags(args, layout, filter_uri, extra):
 
 
 def load(args, db, layout, filter_uri, extra, out, cache=None):
+    """Loads --num keys and settles with L0 empty: each L0 file triggers a
+    compaction, so every database has the same levels, and the grid
+    compares filters, not how many L0 files a load happened to leave (each
+    is one more filter block read per lookup)."""
     shutil.rmtree(db, ignore_errors=True)
     cache_flags = [] if cache is None else [f"--cache_size={cache}",
                                             *CACHE_FLAGS]
     run([args.db_bench, f"--db={db}",
          "--benchmarks=filluniquerandom,flush,waitforcompaction", "--seed=1",
-         "--disable_wal=1", *db_flags(args, layout, filter_uri, extra),
-         *cache_flags], os.path.join(out, f"{os.path.basename(db)}_load.log"))
+         "--disable_wal=1", "--level0_file_num_compaction_trigger=1",
+         *db_flags(args, layout, filter_uri, extra), *cache_flags],
+        os.path.join(out, f"{os.path.basename(db)}_load.log"))
+    levels = run([args.db_bench, f"--db={db}", "--use_existing_db=1",
+                  "--benchmarks=levelstats",
+                  *db_flags(args, layout, filter_uri, extra), *cache_flags])
+    with open(os.path.join(out, f"{os.path.basename(db)}_levels.txt"),
+              "w") as f:
+        f.write(levels)
+    return parse_levelstats(levels)
 
 
 def read(args, db, layout, filter_uri, extra, cache, seconds, seed, out):
@@ -155,13 +172,15 @@ def cells_of(args, out):
     configuration), each with its database, flags and modelled reads."""
     fractions = [float(f) for f in args.cache_fractions.split(",")]
     cells = []
+    trees = {}
     for layout in args.layouts.split(","):
         grid = configs(args)
         dbs = {}
         for i, (label, uri, extra) in enumerate(grid):
             db = os.path.join(args.db_dir, f"{layout}_{slug(label)}")
             log(f"{layout}: loading {label} ({i + 1}/{len(grid)})")
-            load(args, db, layout, uri, extra, out)
+            trees[db] = load(args, db, layout, uri, extra, out)
+            log(f"{layout}: {label}: {tree_text(trees[db])}")
             dbs[label] = db
         probe = read(args, dbs[REFERENCE], layout, REFERENCE, [], 1 << 30, 1,
                      1, os.path.join(out, f"{layout}_reference_probe.log"))
@@ -175,7 +194,9 @@ def cells_of(args, out):
             io_db = os.path.join(args.db_dir,
                                  f"{layout}_io_{slug(str(fraction))}")
             log(f"{layout}: loading {args.io} through a {cache:,}-byte cache")
-            load(args, io_db, layout, args.io, [], out, cache)
+            trees[io_db] = load(args, io_db, layout, args.io, [], out, cache)
+            log(f"{layout}: {IO_LABEL} at {fraction:g}x: "
+                f"{tree_text(trees[io_db])}")
             for label, uri, extra, db in (
                     [(lb, u, e, dbs[lb]) for lb, u, e in grid] +
                     [(IO_LABEL, args.io, [], io_db)]):
@@ -184,6 +205,7 @@ def cells_of(args, out):
                     "layout": layout, "fraction": fraction,
                     "cache_bytes": cache, "label": label, "filter_uri": uri,
                     "extra_flags": extra, "db": db, "rounds": [],
+                    "tree": trees[db],
                     "model": model(args, db, cache,
                                    os.path.join(out, f"{name}_model.json"))})
     return cells
@@ -225,7 +247,7 @@ def summarize(c):
             "ops_per_sec_rounds": ops, "ops_per_sec": med,
             "ops_per_sec_min": low, "ops_per_sec_max": high,
             "reads": reads, "reads_total": sum(reads.values()),
-            "model": c["model"],
+            "model": c["model"], "tree": c["tree"],
             "model_total": (sum(c["model"].values()) if c["model"] else
                             None),
             "filter_bytes": c["rounds"][-1]["filter_bytes"]}
