@@ -103,9 +103,15 @@ def slug(text):
     return re.sub(r"[^A-Za-z0-9.]+", "_", text).strip("_")
 
 
+# Table format 5 (RocksDB 7.8.3's default; 9.x writes 6): the same filters
+# and indexes, and monkey_plan built against Debian's 7.8.3 reads the files
+# a 9.x db_bench writes.
+FORMAT_FLAGS = ["--format_version=5"]
+
+
 def db_flags(args, layout, filter_uri, extra):
     return [f"--num={args.num}", f"--filter_uri={filter_uri}", *TREE_FLAGS,
-            *LAYOUTS[layout], *extra]
+            *FORMAT_FLAGS, *LAYOUTS[layout], *extra]
 
 
 def load(args, db, layout, filter_uri, extra, out, cache=None):
