@@ -217,7 +217,7 @@ def cells_of(args, out):
     return cells
 
 
-def measure(args, cells, out):
+def measure(args, cells, out, after_round):
     groups = {}
     for c in cells:
         groups.setdefault((c["layout"], c["fraction"]), []).append(c)
@@ -239,7 +239,7 @@ def measure(args, cells, out):
                     f"{fraction:g}x {c['label']}: {got['ops_per_sec']:,} "
                     f"ops/s, {sum(got['reads'].values()):.4f} block reads "
                     "per lookup")
-    return groups
+        after_round(r + 1)
 
 
 def summarize(c):
@@ -364,17 +364,25 @@ def main():
     os.makedirs(args.db_dir, exist_ok=True)
     log(f"results in {out}; DBs in {args.db_dir}; {uptime()}")
     cells = cells_of(args, out)
-    measure(args, cells, out)
-    rows = [summarize(c) for c in cells]
-    verdict_lines, verdict = verdicts(rows)
-    with open(os.path.join(out, "summary.json"), "w") as f:
-        json.dump({"num": args.num, "seconds": args.seconds,
-                   "rounds": args.rounds, "threads": args.threads,
-                   "io": args.io, "rows": rows, "objective": verdict,
-                   "uptime_at_end": uptime()}, f, indent=1, sort_keys=True)
-    text = table(rows, verdict_lines)
-    with open(os.path.join(out, "table.txt"), "w") as f:
-        f.write(text + "\n")
+    text = ""
+
+    def write(rounds_done):
+        """The results so far, after each round: a long run cut short
+        keeps its complete rounds."""
+        nonlocal text
+        rows = [summarize(c) for c in cells]
+        verdict_lines, verdict = verdicts(rows)
+        with open(os.path.join(out, "summary.json"), "w") as f:
+            json.dump({"num": args.num, "seconds": args.seconds,
+                       "rounds": rounds_done, "threads": args.threads,
+                       "io": args.io, "rows": rows, "objective": verdict,
+                       "uptime": uptime()}, f, indent=1, sort_keys=True)
+        text = table(rows, verdict_lines)
+        with open(os.path.join(out, "table.txt"), "w") as f:
+            f.write(f"After {rounds_done} of {args.rounds} rounds.\n" + text +
+                    "\n")
+
+    measure(args, cells, out, write)
     print(text)
     if not args.keep_db:
         for c in cells:
