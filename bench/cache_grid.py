@@ -48,6 +48,7 @@ import os
 import re
 import shutil
 import statistics
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -164,12 +165,20 @@ def read(args, db, layout, filter_uri, extra, cache, seconds, seed, out):
 
 def model(args, db, cache, out):
     """The model's block reads per lookup for the database at this cache
-    (None without --monkey_plan)."""
+    (None without --monkey_plan, and where monkey_plan has no advice: a
+    database without filters, as a fresh no-last-level load can be, when
+    its files were built as the last level and moved down whole)."""
     if not args.monkey_plan:
         return None
-    text = run([args.monkey_plan, f"--db={db}", "--json",
-                f"--cache_bytes={cache}"], out)
-    reads = json.loads(text)["column_families"][0]["block_reads"]
+    cmd = [args.monkey_plan, f"--db={db}", "--json", f"--cache_bytes={cache}"]
+    log(" ".join(cmd))
+    done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+    with open(out, "w") as f:
+        f.write(done.stdout + done.stderr)
+    if done.returncode != 0:
+        log(f"no model for {db}: {done.stderr.strip()}")
+        return None
+    reads = json.loads(done.stdout)["column_families"][0]["block_reads"]
     return {k: reads[k] for k in KINDS}
 
 
@@ -288,8 +297,9 @@ def verdicts(rows):
         text = (f"{layout:<12} {fraction:>5g}x  reads {io['reads_total']:.4f}"
                 f" = {entry['reads_over_fewest']:.3f}x the fewest "
                 f"({fewest['label']}, {fewest['reads_total']:.4f})")
-        if io["model_total"] is not None:
-            best_model = min(grid, key=lambda r: r["model_total"])
+        modelled = [r for r in grid if r["model_total"] is not None]
+        if io["model_total"] is not None and modelled:
+            best_model = min(modelled, key=lambda r: r["model_total"])
             entry["model_over_fewest"] = (io["model_total"] /
                                           best_model["model_total"])
             entry["fewest_model"] = best_model["label"]

@@ -70,6 +70,14 @@ class VerdictsTest(unittest.TestCase):
         self.assertAlmostEqual(v["ops_over_reference"]["median"], 1.2)
         self.assertIn("1.050x the fewest (bloomfilter:5", lines[0])
 
+    def test_the_fewest_modelled_among_the_rows_with_a_model(self):
+        rows = [row("bloomfilter:10", 1.0, [100], 1.1),
+                row("bloomfilter:5 no-last", 0.9, [100], None),
+                row("objective=io", 1.0, [100], 0.99)]
+        _, got = cache_grid.verdicts(rows)
+        self.assertEqual(got[0]["fewest_model"], "bloomfilter:10")
+        self.assertAlmostEqual(got[0]["model_over_fewest"], 0.9)
+
     def test_without_the_model_no_modelled_ratio(self):
         rows = [row("bloomfilter:10", 1.0, [100]),
                 row("objective=io", 1.0, [100])]
