@@ -201,11 +201,10 @@ void BM_ProjectLiveShape(benchmark::State& state) {
   Describe(state, t);
 }
 
-void BM_PlanLiveTree(benchmark::State& state) {
-  const Tree t = MakeTree(static_cast<int>(state.range(0)));
-  const std::vector<LiveLevel> shape = ProjectLiveShape(t.files, t.jobs);
-  const LivePlanOptions options =
-      PlanOptions(static_cast<int>(state.range(1)), SizingOf(t.files));
+// PlanLiveTree of `t`'s projected shape under `options`, timed.
+void TimePlans(benchmark::State& state, const Tree& t,
+               const std::vector<LiveLevel>& shape,
+               const LivePlanOptions& options) {
   for (auto _ : state) {
     LivePlan plan;
     const bool ok = PlanLiveTree(shape, options, &plan);
@@ -213,6 +212,13 @@ void BM_PlanLiveTree(benchmark::State& state) {
     benchmark::DoNotOptimize(plan.plan.levels.data());
   }
   Describe(state, t);
+}
+
+void BM_PlanLiveTree(benchmark::State& state) {
+  const Tree t = MakeTree(static_cast<int>(state.range(0)));
+  const std::vector<LiveLevel> shape = ProjectLiveShape(t.files, t.jobs);
+  TimePlans(state, t, shape,
+            PlanOptions(static_cast<int>(state.range(1)), SizingOf(t.files)));
 }
 
 // objective=io: PlanLiveTree through a block cache of the second argument's
@@ -228,13 +234,7 @@ void BM_PlanLiveTreeForCache(benchmark::State& state) {
   options.cache.cache_bytes =
       static_cast<double>(state.range(1)) / 100 * entries * 10 / 8;
   options.cache.partition_bytes = 4096;
-  for (auto _ : state) {
-    LivePlan plan;
-    const bool ok = PlanLiveTree(shape, options, &plan);
-    benchmark::DoNotOptimize(ok);
-    benchmark::DoNotOptimize(plan.plan.levels.data());
-  }
-  Describe(state, t);
+  TimePlans(state, t, shape, options);
 }
 
 void BM_ProjectAndPlan(benchmark::State& state) {

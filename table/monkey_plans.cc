@@ -177,8 +177,9 @@ std::string MonkeyFilterPolicy::PlanToString(
   std::string header = "monkey plan (" +
                        std::string(plans->live ? "live" : "static") +
                        " shape): ";
-  if (options_.objective == MonkeyOptions::Objective::kIo &&
-      plans->cache.cache_bytes > 0) {
+  const bool io = options_.objective == MonkeyOptions::Objective::kIo;
+  if (io &&
+      PlansForCache(LivePlanOptionsOf(options_, plans->sizing, plans->cache))) {
     // The fewest block reads through the cache: say which cache, and the
     // reads the model expects.
     char io[224];
@@ -193,10 +194,13 @@ std::string MonkeyFilterPolicy::PlanToString(
              plans->block_reads.index, plans->block_reads.data,
              plans->bits_per_key);
     header += io;
-  } else if (options_.objective == MonkeyOptions::Objective::kIo) {
-    // No cache to plan for yet (a static plan, or no capacity): the budget.
-    snprintf(budget, sizeof(budget),
-             "objective io with no block cache known: %g bits/key",
+  } else if (io) {
+    // No cache to plan for yet (a static plan, or no capacity), or full
+    // filters (PlansForCache): the budget.
+    snprintf(budget, sizeof(budget), "objective io %s: %g bits/key",
+             plans->live && plans->cache.cache_bytes > 0
+                 ? "plans partitioned filters, these are full"
+                 : "with no block cache known",
              options_.bits_per_key);
     header += budget;
   } else if (options_.objective == MonkeyOptions::Objective::kMemory) {

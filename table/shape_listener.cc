@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 #endif
 
@@ -75,6 +76,19 @@ void LowerPlannerPriority() {
   setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)),
               ShapeListener::kPlannerNice);
 #endif
+}
+
+// The calling thread's CPU time (its wall time where there is no such
+// clock).
+std::chrono::nanoseconds PlannerCpuTime() {
+#if defined(CLOCK_THREAD_CPUTIME_ID)
+  timespec now;
+  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now) == 0) {
+    return std::chrono::seconds(now.tv_sec) +
+           std::chrono::nanoseconds(now.tv_nsec);
+  }
+#endif
+  return std::chrono::steady_clock::now().time_since_epoch();
 }
 
 }  // namespace
@@ -370,6 +384,7 @@ void ShapeListener::PlannerLoop() {
   LowerPlannerPriority();
   std::unique_lock<std::mutex> lock(mu_);
   std::chrono::steady_clock::time_point next_plan;
+  bool first_plan = true;
   while (true) {
     work_cv_.wait(lock, [this] { return stop_ || !to_plan_.empty(); });
     // The planner's share of a core: after a plan of t, the next waits
@@ -383,10 +398,21 @@ void ShapeListener::PlannerLoop() {
     planning_ = true;
     lock.unlock();
     const auto start = std::chrono::steady_clock::now();
+    const std::chrono::nanoseconds cpu_start = PlannerCpuTime();
     Plan(cf);
-    next_plan =
-        start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                    (std::chrono::steady_clock::now() - start) / kPlannerShare);
+    // The share is of a core: what the plan took on the CPU, not on the
+    // clock, which at nice 19 beside busy compactions counts the time it
+    // waited too, and spaced plans seconds apart. The first plan is not
+    // paced: it fills the FPR models' tables once for the process (42 ms,
+    // bench/results/20261205-922cc45-live-plan-bench-io), which held a
+    // young tree's next plan back 2 s.
+    next_plan = start;
+    if (!first_plan) {
+      next_plan +=
+          std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+              (PlannerCpuTime() - cpu_start) / kPlannerShare);
+    }
+    first_plan = false;
     lock.lock();
     planning_ = false;
     if (to_plan_.empty()) {

@@ -215,7 +215,8 @@ class ShapeListener : public ROCKSDB_NAMESPACE::EventListener {
     void Add(const ROCKSDB_NAMESPACE::TableProperties& props, double bytes);
   };
   std::map<std::string, BlockSums> block_sums_;
-  // The planner. It spends at most this share of one core: on the deep
+  // The planner. It spends at most this share of one core's CPU time
+  // (CLOCK_THREAD_CPUTIME_ID; the first plan is not paced): on the deep
   // preset's tree (~1,000-5,000 files of 64 KiB, a flush every few
   // milliseconds) a plan takes 1-3 ms, and planning for every job that
   // asked took 9.5% of fillseq's CPU samples (perf) and 12% of its

@@ -49,10 +49,28 @@ BlockReads ReadsWithBits(const std::vector<CacheRunToPlan>& runs,
   return ExpectedBlockReads(cached, cache_bytes);
 }
 
+double FilterBitsOf(const std::vector<CacheRunToPlan>& runs,
+                    const std::vector<double>& bits) {
+  double sum = 0;
+  for (size_t i = 0; i < runs.size() && i < bits.size(); ++i) {
+    sum += runs[i].filter_entries * bits[i];
+  }
+  return sum;
+}
+
 CachePlan PlanBitsForCache(const std::vector<CacheRunToPlan>& runs,
                            const FprModel& model, double cache_bytes,
                            double partition_bytes, double step,
-                           const std::vector<double>* also_from) {
+                           const std::vector<double>* also_from,
+                           double max_filter_bits) {
+  // The caller's start is within by definition (a budget's plan rounded to
+  // settings RocksDB builds may pass it by a few bits).
+  if (also_from != nullptr && also_from->size() == runs.size()) {
+    max_filter_bits = std::max(max_filter_bits, FilterBitsOf(runs, *also_from));
+  }
+  const auto within = [&](const std::vector<double>& bits) {
+    return FilterBitsOf(runs, bits) <= max_filter_bits;
+  };
   std::vector<double> grid = {0};
   const double most = std::min(model.max_bits(), kMostCachePlanBits);
   for (double b = std::ceil(model.min_bits() / step) * step; b <= most + 1e-9;
@@ -73,12 +91,14 @@ CachePlan PlanBitsForCache(const std::vector<CacheRunToPlan>& runs,
   };
   // Starts: the best uniform setting, no filters, the most bits, and the
   // caller's.
-  std::vector<std::vector<double>> starts = {uniform(0), uniform(grid.back())};
+  std::vector<std::vector<double>> starts = {uniform(0)};
+  if (within(uniform(grid.back()))) starts.push_back(uniform(grid.back()));
   if (also_from != nullptr && also_from->size() == runs.size()) {
     starts.push_back(*also_from);
   }
   double best_uniform = 0, best_uniform_total = 0;
   for (double b : grid) {
+    if (!within(uniform(b))) continue;
     const double t = reads_of(uniform(b));
     if (b == grid.front() || t < best_uniform_total) {
       best_uniform = b;
@@ -100,6 +120,7 @@ CachePlan PlanBitsForCache(const std::vector<CacheRunToPlan>& runs,
           if (b == bits[i]) continue;
           std::vector<double> trial = bits;
           trial[i] = b;
+          if (b > bits[i] && !within(trial)) continue;
           const double t = reads_of(trial);
           // A relative margin, so that rounding never cycles.
           if (t < total * (1 - 1e-12)) {

@@ -7,6 +7,7 @@
 // Pure math: no RocksDB in here.
 #pragma once
 
+#include <limits>
 #include <vector>
 
 #include "monkey/util/cache_cost.h"
@@ -74,11 +75,19 @@ inline constexpr double kMostCachePlanBits = 32;
 // never worse than any uniform bits on the grid. A run that is not
 // filterable keeps 0 throughout. `also_from`, per run, is one more start
 // (bits off the grid too), so that the plan is never worse than it either:
-// the live plan starts from the budget's plan.
-CachePlan PlanBitsForCache(const std::vector<CacheRunToPlan>& runs,
-                           const FprModel& model, double cache_bytes,
-                           double partition_bytes, double step = 0.5,
-                           const std::vector<double>* also_from = nullptr);
+// the live plan starts from the budget's plan. The plan's filter bits,
+// the sum over runs of filter_entries x bits, stay within
+// `max_filter_bits`: starts above it are skipped, and so is every step
+// that would go above it (`also_from` counts as within).
+CachePlan PlanBitsForCache(
+    const std::vector<CacheRunToPlan>& runs, const FprModel& model,
+    double cache_bytes, double partition_bytes, double step = 0.5,
+    const std::vector<double>* also_from = nullptr,
+    double max_filter_bits = std::numeric_limits<double>::infinity());
+
+// The sum over runs of filter_entries x bits.
+double FilterBitsOf(const std::vector<CacheRunToPlan>& runs,
+                    const std::vector<double>& bits);
 
 // The runs' modelled block reads with `bits` per run.
 BlockReads ReadsWithBits(const std::vector<CacheRunToPlan>& runs,

@@ -489,16 +489,22 @@ Solution LivePlanner::ForCache() {
           BudgetMillibits(options_.bits_per_key, live_models_[i]);
     }
   }
-  // From the budget's plan too: never more reads than objective=fpr's.
+  // From the budget's plan too: never more reads than objective=fpr's,
+  // and never more filter memory. Planned to the cache's edge, a growing
+  // tree's filters went over it: on the grid's 2M-key load with a cache of
+  // twice bloomfilter:10's filter bytes, the young tree's files got 28.6
+  // bits/key and kept them, 6.8 MiB of filters in a 4.9 MiB cache, and
+  // lookups read 0.33 blocks where bloomfilter:14's read 0.0074
+  // (docs/design.md#objective-io).
   const Solution budget = ForBudget();
   std::vector<double> from;
   for (size_t r = 0; r < runs.size(); ++r) {
     from.push_back(runs[r].filterable ? budget.millibits[level_of[r]] / 1000.0
                                       : 0.0);
   }
-  const CachePlan plan =
-      PlanBitsForCache(runs, live_models_.back(), cache.cache_bytes,
-                       cache.partition_bytes, 0.5, &from);
+  const CachePlan plan = PlanBitsForCache(
+      runs, live_models_.back(), cache.cache_bytes, cache.partition_bytes, 0.5,
+      &from, FilterBitsOf(runs, from));
   std::vector<double> built(runs.size(), 0);
   for (size_t r = 0; r < runs.size(); ++r) {
     const size_t i = level_of[r];
@@ -514,9 +520,7 @@ Solution LivePlanner::ForCache() {
 }
 
 LivePlan LivePlanner::Plan() {
-  const bool io =
-      options_.objective == Objective::kIo && options_.cache.cache_bytes > 0;
-  const Solution plan = io ? ForCache()
+  const Solution plan = PlansForCache(options_) ? ForCache()
                         : options_.objective == Objective::kMemory
                             ? ForTarget()
                             : ForBudget();
@@ -540,6 +544,11 @@ bool PlanLiveTree(const std::vector<LiveLevel>& levels,
   return true;
 }
 
+bool PlansForCache(const LivePlanOptions& options) {
+  return options.objective == Objective::kIo && options.cache.cache_bytes > 0 &&
+         options.cache.partition_bytes > 0;
+}
+
 int PlannedMillibits(const std::vector<LevelShape>& shape, const Plan& plan,
                      int level, const LivePlanOptions& options,
                      const LevelShape& next_flush) {
@@ -547,7 +556,7 @@ int PlannedMillibits(const std::vector<LevelShape>& shape, const Plan& plan,
   const int average = BudgetMillibits(options.bits_per_key, model);
   if (level < 0 || static_cast<size_t>(level) >= shape.size()) return average;
   if (shape[level].entries > 0 ||
-      (options.objective == Objective::kIo && options.cache.cache_bytes > 0 &&
+      (PlansForCache(options) &&
        level < static_cast<int>(plan.levels.size()))) {
     return plan.levels[level].millibits_per_key;
   }

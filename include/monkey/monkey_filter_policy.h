@@ -88,8 +88,9 @@ struct MonkeyOptions {
   // objective=io's block cache, in bytes. 0: the capacity of the block
   // cache that the table options (cache_index_and_filter_blocks) read
   // filters through, which monkey::Install finds, read at every plan.
-  // objective=io plans the live shape only: a static shape, or a live one
-  // before its first plan, gets the objective=fpr plan for bits_per_key.
+  // objective=io plans the live shape's partitioned filters only, within
+  // the filter memory of the objective=fpr plan for bits_per_key: a static
+  // shape, a live one before its first plan, and full filters get that plan.
   // Under memory pressure the cost of an absent-key lookup is the blocks it
   // reads, and a filter block the cache does not hold is one of them: with
   // partitioned filters each run costs a partition read at every lookup

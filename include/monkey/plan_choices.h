@@ -27,8 +27,9 @@ enum class Objective {
   kMemory,
   // The fewest block reads per absent-key lookup when filters, indexes and
   // data share a block cache of a given size (cache_index_and_filter_blocks
-  // under memory pressure): each level's bits, or no filter, whatever they
-  // cost in memory (util/cache_plan.h). Under pressure Sigma FPR is not
+  // under memory pressure, partitioned filters): each level's bits, or no
+  // filter, within the memory the kSumFpr plan takes (util/cache_plan.h).
+  // Under pressure Sigma FPR is not
   // what a lookup pays: an uncached filter block is read before it saves a
   // read, and bigger filters are cached less often.
   kIo,

@@ -74,6 +74,26 @@ TEST(CachePlanTest, NeverWorseThanItsStartAndNoFilterWhereNoneIsAllowed) {
   EXPECT_GT(plan.bits[2], 0);
 }
 
+// A cap on the filter bits holds at every cache (without a cache the plan
+// would take the most bits everywhere), and the plan still reads no more
+// than its start.
+TEST(CachePlanTest, KeepsItsFilterBitsWithinTheCap) {
+  const std::vector<CacheRunToPlan> runs = Tree();
+  const FprModel model = FprModel::FastLocalBloom();
+  const std::vector<double> start = {9, 9, 9, 9};
+  const double cap = FilterBitsOf(runs, start);
+  for (double cache : {0.0, 1e5, 1e6, 1e7, 1e9}) {
+    const CachePlan plan =
+        PlanBitsForCache(runs, model, cache, 4096, 0.5, &start, cap);
+    EXPECT_LE(FilterBitsOf(runs, plan.bits), cap) << cache;
+    EXPECT_LE(plan.reads.total(),
+              ReadsWithBits(runs, start, model, cache, 4096).total())
+        << cache;
+  }
+  const CachePlan free = PlanBitsForCache(runs, model, 0, 4096);
+  EXPECT_GT(FilterBitsOf(runs, free.bits), cap);
+}
+
 // With nothing cached every filter block is read, whatever its size: each
 // run takes the most bits, whose FPR saves the most index and data reads.
 TEST(CachePlanTest, WithoutACacheEveryRunTakesTheMostBits) {
