@@ -179,7 +179,12 @@ def model(args, db, cache, out):
         log(f"no model for {db}: {done.stderr.strip()}")
         return None
     reads = json.loads(done.stdout)["column_families"][0]["block_reads"]
-    return {k: reads[k] for k in KINDS}
+    got = {k: reads[k] for k in KINDS}
+    # The reads' cost, each priced by its bytes (monkey_plan's
+    # --read_latency_bytes): what objective=io minimises.
+    if "cost" in reads:
+        got["cost"] = reads["cost"]
+    return got
 
 
 def cells_of(args, out):
@@ -263,8 +268,9 @@ def summarize(c):
             "ops_per_sec_min": low, "ops_per_sec_max": high,
             "reads": reads, "reads_total": sum(reads.values()),
             "model": c["model"], "tree": c["tree"],
-            "model_total": (sum(c["model"].values()) if c["model"] else
-                            None),
+            "model_total": (sum(c["model"][k] for k in KINDS)
+                            if c["model"] else None),
+            "model_cost": (c["model"].get("cost") if c["model"] else None),
             "filter_bytes": c["rounds"][-1]["filter_bytes"]}
 
 
@@ -305,6 +311,14 @@ def verdicts(rows):
             entry["fewest_model"] = best_model["label"]
             text += (f"; modelled {entry['model_over_fewest']:.3f}x the "
                      f"fewest ({best_model['label']})")
+        costed = [r for r in grid if r.get("model_cost") is not None]
+        if io.get("model_cost") is not None and costed:
+            cheapest = min(costed, key=lambda r: r["model_cost"])
+            entry["cost_over_cheapest"] = (io["model_cost"] /
+                                           cheapest["model_cost"])
+            entry["cheapest_model"] = cheapest["label"]
+            text += (f", cost {entry['cost_over_cheapest']:.3f}x the "
+                     f"cheapest ({cheapest['label']})")
         t, entry["ops_over_fastest"] = ratio_text(
             io["ops_per_sec_rounds"], fastest["ops_per_sec_rounds"])
         text += f"; ops/s {t} of {fastest['label']}'s"
@@ -319,13 +333,18 @@ def verdicts(rows):
 def table(rows, verdict_lines):
     head = (f"{'layout':<12} {'cache':>6} {'configuration':<26} "
             f"{'ops/s':>9} {'min-max':>17} {'filter':>7} {'index':>7} "
-            f"{'data':>7} {'reads':>7} {'model':>7} {'filter MiB':>10}")
+            f"{'data':>7} {'reads':>7} {'model':>7} {'cost':>7} "
+            f"{'filter MiB':>10}")
     lines = ["Block reads per lookup from the block-cache miss tickers "
-             "(median over the rounds); model: monkey_plan --cache_bytes",
+             "(median over the rounds); model: monkey_plan --cache_bytes's "
+             "reads, and their cost (each read 1 + its bytes / "
+             "read_latency_bytes)",
              head]
     for r in rows:
         model = f"{r['model_total']:.4f}" if r["model_total"] is not None \
             else "-"
+        cost = (f"{r['model_cost']:.4f}" if r.get("model_cost") is not None
+                else "-")
         mib = (f"{r['filter_bytes'] / 2**20:.3f}" if r["filter_bytes"]
                else "-")
         lines.append(
@@ -333,7 +352,7 @@ def table(rows, verdict_lines):
             f"{r['ops_per_sec']:>9,.0f} "
             f"{fmt_range(r['ops_per_sec_min'], r['ops_per_sec_max']):>17} "
             + " ".join(f"{r['reads'][k]:>7.4f}" for k in KINDS) +
-            f" {r['reads_total']:>7.4f} {model:>7} {mib:>10}")
+            f" {r['reads_total']:>7.4f} {model:>7} {cost:>7} {mib:>10}")
     lines += ["", f"{IO_LABEL} at each cache (ops/s ratios round by round, "
               "median (min-max)):"] + verdict_lines
     return "\n".join(lines)

@@ -39,14 +39,6 @@ ROCKSDB_NAMESPACE::Status TableCacheOf(
         "monkey: objective=io plans filters read through the block cache",
         "set BlockBasedTableOptions::cache_index_and_filter_blocks=true");
   }
-  // A full filter's read costs its bytes, a whole filter block of the
-  // file, which the block-read model does not count (PlansForCache).
-  if (!table.partition_filters) {
-    return Status::InvalidArgument(
-        "monkey: objective=io plans partitioned filters",
-        "set BlockBasedTableOptions::partition_filters=true with "
-        "index_type=kTwoLevelIndexSearch");
-  }
   if (policy.options().cache_bytes <= 0 &&
       (table.no_block_cache || table.block_cache == nullptr)) {
     return Status::InvalidArgument(

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "monkey/table/strict_string.h"
+#include "monkey/util/cache_plan.h"
 #include "monkey/util/filter_fpr_model.h"
 #include "monkey/util/monkey_bpk.h"
 #include "monkey/util/monkey_memory.h"
@@ -83,6 +84,9 @@ OptionTypeInfo StrictEnum(size_t offset,
       });
 }
 
+// The public header spells the planner's default out.
+static_assert(MonkeyOptions().read_latency_bytes == kReadLatencyBytes);
+
 const std::unordered_map<std::string, OptionTypeInfo> kMonkeyOptionsInfo = {
     {"bits_per_key", ExactDouble(offsetof(MonkeyOptions, bits_per_key))},
     {"size_ratio", ExactDouble(offsetof(MonkeyOptions, size_ratio))},
@@ -98,6 +102,8 @@ const std::unordered_map<std::string, OptionTypeInfo> kMonkeyOptionsInfo = {
                 "monkey: objective must be fpr, memory or io")},
     {"max_sum_fpr", ExactDouble(offsetof(MonkeyOptions, max_sum_fpr))},
     {"cache_bytes", ExactDouble(offsetof(MonkeyOptions, cache_bytes))},
+    {"read_latency_bytes",
+     ExactDouble(offsetof(MonkeyOptions, read_latency_bytes))},
 };
 
 }  // namespace
@@ -135,6 +141,17 @@ Status CheckMonkeyOptions(const MonkeyOptions& o, int num_levels) {
     return Status::InvalidArgument(
         "monkey: cache_bytes applies with objective=io",
         "got cache_bytes=" + FormatNumber(o.cache_bytes));
+  }
+  if (!(o.read_latency_bytes > 0 && std::isfinite(o.read_latency_bytes))) {
+    return Status::InvalidArgument(
+        "monkey: read_latency_bytes must be a finite number of bytes above 0",
+        "got " + FormatNumber(o.read_latency_bytes));
+  }
+  if (o.read_latency_bytes != MonkeyOptions().read_latency_bytes &&
+      o.objective != MonkeyOptions::Objective::kIo) {
+    return Status::InvalidArgument(
+        "monkey: read_latency_bytes applies with objective=io",
+        "got read_latency_bytes=" + FormatNumber(o.read_latency_bytes));
   }
   // filter, shape and objective are enums: their parser rejects anything
   // else, and C++ can only hold a named value.

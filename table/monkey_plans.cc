@@ -46,6 +46,7 @@ LivePlanOptions LivePlanOptionsOf(const MonkeyOptions& options,
   live.sizing = sizing;
   live.cache = cache;
   if (options.cache_bytes > 0) live.cache.cache_bytes = options.cache_bytes;
+  live.cache.read_latency_bytes = options.read_latency_bytes;
   return live;
 }
 
@@ -195,12 +196,9 @@ std::string MonkeyFilterPolicy::PlanToString(
              plans->bits_per_key);
     header += io;
   } else if (io) {
-    // No cache to plan for yet (a static plan, or no capacity), or full
-    // filters (PlansForCache): the budget.
-    snprintf(budget, sizeof(budget), "objective io %s: %g bits/key",
-             plans->live && plans->cache.cache_bytes > 0
-                 ? "plans partitioned filters, these are full"
-                 : "with no block cache known",
+    // No cache to plan for yet (a static plan, or no capacity): the budget.
+    snprintf(budget, sizeof(budget),
+             "objective io with no block cache known: %g bits/key",
              options_.bits_per_key);
     header += budget;
   } else if (options_.objective == MonkeyOptions::Objective::kMemory) {

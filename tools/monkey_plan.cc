@@ -8,7 +8,8 @@
 //   monkey_plan --objective=memory --bits_per_key=10 --num_levels=6
 //   monkey_plan --objective=memory --max_sum_fpr=0.02 --num_levels=6
 //   monkey_plan --db=/path/to/db [--column_family=NAME] [--json]
-//               [--cache_bytes=N]
+//               [--cache_bytes=N [--read_latency_bytes=N]]
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -51,8 +52,13 @@ DEFINE_int64(cache_bytes, 0,
              "With --db: also the block reads per absent-key lookup its "
              "filters, indexes and data cost through an LRU block cache of "
              "this many bytes (cache_index_and_filter_blocks), by the model "
-             "of util/cache_cost.h, and the bits per level that make the "
-             "fewest (util/cache_plan.h)");
+             "of util/cache_cost.h, and the bits per level that make them "
+             "cost the least within the filter memory now "
+             "(util/cache_plan.h)");
+DEFINE_double(read_latency_bytes, monkey::kReadLatencyBytes,
+              "With --cache_bytes: the bytes the device reads in the time a "
+              "read takes whatever its size; a read of n bytes costs 1 + n / "
+              "this many small reads (the policy's read_latency_bytes)");
 
 namespace {
 
@@ -67,7 +73,7 @@ constexpr const char* kUsage =
     "              [--size_ratio=T] [--num_levels=L] [--model=M] "
     "[--last_level_filter=false]\n"
     "  monkey_plan --db=PATH [--column_family=NAME] [--json] "
-    "[--cache_bytes=N]\n"
+    "[--cache_bytes=N [--read_latency_bytes=N]]\n"
     "\n"
     "With --db it opens the database read-only and prints, per column "
     "family: per level\nfiles, runs, keys, filter bytes, realized bits/key, "
@@ -108,6 +114,18 @@ int Advise() {
     return Fail(kBadArguments, "--cache_bytes must be at least 1, got " +
                                    std::to_string(FLAGS_cache_bytes));
   }
+  if (!IsDefault("read_latency_bytes")) {
+    if (IsDefault("cache_bytes")) {
+      return Fail(kBadArguments,
+                  "--read_latency_bytes applies with --cache_bytes");
+    }
+    if (!(FLAGS_read_latency_bytes > 0 &&
+          std::isfinite(FLAGS_read_latency_bytes))) {
+      return Fail(kBadArguments,
+                  "--read_latency_bytes must be a finite number above 0, got " +
+                      std::to_string(FLAGS_read_latency_bytes));
+    }
+  }
   std::vector<monkey::advisor::ColumnFamilyFacts> facts;
   std::vector<std::string> notes;
   std::string message;
@@ -136,13 +154,38 @@ int Advise() {
     text += monkey::advisor::AdviceText(cf, got, why);
     nlohmann::json cache_json;
     if (got != nullptr && FLAGS_cache_bytes > 0) {
-      const double cache = static_cast<double>(FLAGS_cache_bytes);
+      monkey::CacheLayout cache;
+      cache.cache_bytes = static_cast<double>(FLAGS_cache_bytes);
+      cache.partition_bytes = cf.filter_partition_bytes;
+      cache.read_latency_bytes = FLAGS_read_latency_bytes;
       const monkey::BlockReads reads = monkey::ExpectedBlockReads(
           monkey::CachedRunsNow(cf.levels, advice, cf.filter_partition_bytes),
-          cache);
-      const monkey::CachePlan plan = monkey::PlanBitsForCache(
-          monkey::CacheRunsToPlan(cf.levels, advice, cf.filter_partition_bytes),
-          monkey::FprModel::FastLocalBloom(), cache, cf.filter_partition_bytes);
+          cache.cache_bytes);
+      // From the bits now and within their filter memory: a plan to the
+      // cache's edge goes over it as the tree grows
+      // (docs/design.md#objective-io).
+      const std::vector<monkey::CacheRunToPlan> runs =
+          monkey::CacheRunsToPlan(cf.levels, advice, cf.filter_partition_bytes);
+      std::vector<double> now;
+      for (const monkey::AdvisorLevel& l : cf.levels) {
+        if (!(l.files > 0)) continue;
+        const size_t r = now.size();
+        now.push_back(runs[r].filter_entries > 0
+                          ? 8 * l.filter_bytes / runs[r].filter_entries
+                          : 0.0);
+      }
+      monkey::CachePlan plan = monkey::PlanBitsForCache(
+          runs, monkey::FprModel::FastLocalBloom(), cache, 0.5, &now,
+          monkey::FilterBitsOf(runs, now));
+      // The plan prices each level at the model's FPR for its bits, and the
+      // reads now at the filters' own (each file's bits); on small files
+      // the two differ by up to 1%. A plan that costs no less than the
+      // filters now is theirs.
+      const double latency = cache.read_latency_bytes;
+      if (!(plan.reads.Cost(latency) < reads.Cost(latency))) {
+        plan.bits = now;
+        plan.reads = reads;
+      }
       text += monkey::advisor::BlockReadsText(cf, cache, reads, plan);
       cache_json = monkey::advisor::BlockReadsJson(cf, cache, reads, plan);
     }
@@ -187,7 +230,8 @@ int main(int argc, char** argv) {
                 std::string("unexpected argument '") + argv[1] + "'");
   }
   if (!FLAGS_db.empty()) return Advise();
-  for (const char* flag : {"column_family", "json", "cache_bytes"}) {
+  for (const char* flag :
+       {"column_family", "json", "cache_bytes", "read_latency_bytes"}) {
     if (!IsDefault(flag)) {
       return Fail(kBadArguments, std::string("--") + flag + " needs --db");
     }

@@ -153,6 +153,12 @@ BlockReads ExpectedBlockReads(const std::vector<CachedRun>& runs,
     reads.index += missed[i + 1];
     reads.data += missed[i + 2];
   }
+  for (size_t i = 0; i < groups.size(); ++i) {
+    if (missed[i] > 0) {
+      reads.bytes +=
+          missed[i] * groups[i].bytes / std::max(1.0, groups[i].blocks);
+    }
+  }
   return reads;
 }
 

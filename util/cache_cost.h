@@ -51,12 +51,19 @@ struct CachedRun {
   double data_blocks = 1;
 };
 
-// Expected block reads per lookup, by kind of block.
+// Expected block reads per lookup, by kind of block, and the bytes they
+// read.
 struct BlockReads {
   double filter = 0;
   double index = 0;
   double data = 0;
+  double bytes = 0;
   double total() const { return filter + index + data; }
+  // What the reads cost, in small reads: each read costs one, plus its
+  // bytes over `read_latency_bytes` (CacheLayout's; infinite: reads only).
+  double Cost(double read_latency_bytes) const {
+    return total() + (read_latency_bytes > 0 ? bytes / read_latency_bytes : 0);
+  }
 };
 
 // Blocks of one kind: `blocks` blocks of `bytes` in all, referenced

@@ -40,13 +40,14 @@ CachedRun CachedFiles(double reach, double files, double bytes,
 
 BlockReads ReadsWithBits(const std::vector<CacheRunToPlan>& runs,
                          const std::vector<double>& bits, const FprModel& model,
-                         double cache_bytes, double partition_bytes) {
+                         const CacheLayout& cache) {
   std::vector<CachedRun> cached;
   cached.reserve(runs.size());
   for (size_t i = 0; i < runs.size(); ++i) {
-    cached.push_back(WithFilter(runs[i], bits[i], model, partition_bytes));
+    cached.push_back(
+        WithFilter(runs[i], bits[i], model, cache.partition_bytes));
   }
-  return ExpectedBlockReads(cached, cache_bytes);
+  return ExpectedBlockReads(cached, cache.cache_bytes);
 }
 
 double FilterBitsOf(const std::vector<CacheRunToPlan>& runs,
@@ -59,9 +60,8 @@ double FilterBitsOf(const std::vector<CacheRunToPlan>& runs,
 }
 
 CachePlan PlanBitsForCache(const std::vector<CacheRunToPlan>& runs,
-                           const FprModel& model, double cache_bytes,
-                           double partition_bytes, double step,
-                           const std::vector<double>* also_from,
+                           const FprModel& model, const CacheLayout& cache,
+                           double step, const std::vector<double>* also_from,
                            double max_filter_bits) {
   // The caller's start is within by definition (a budget's plan rounded to
   // settings RocksDB builds may pass it by a few bits).
@@ -85,9 +85,9 @@ CachePlan PlanBitsForCache(const std::vector<CacheRunToPlan>& runs,
     }
     return bits;
   };
-  const auto reads_of = [&](const std::vector<double>& bits) {
-    return ReadsWithBits(runs, bits, model, cache_bytes, partition_bytes)
-        .total();
+  const auto cost_of = [&](const std::vector<double>& bits) {
+    return ReadsWithBits(runs, bits, model, cache)
+        .Cost(cache.read_latency_bytes);
   };
   // Starts: the best uniform setting, no filters, the most bits, and the
   // caller's.
@@ -99,7 +99,7 @@ CachePlan PlanBitsForCache(const std::vector<CacheRunToPlan>& runs,
   double best_uniform = 0, best_uniform_total = 0;
   for (double b : grid) {
     if (!within(uniform(b))) continue;
-    const double t = reads_of(uniform(b));
+    const double t = cost_of(uniform(b));
     if (b == grid.front() || t < best_uniform_total) {
       best_uniform = b;
       best_uniform_total = t;
@@ -110,7 +110,7 @@ CachePlan PlanBitsForCache(const std::vector<CacheRunToPlan>& runs,
   double best_total = 0;
   for (const std::vector<double>& start : starts) {
     std::vector<double> bits = start;
-    double total = reads_of(bits);
+    double total = cost_of(bits);
     for (bool improved = true; improved;) {
       improved = false;
       for (size_t i = 0; i < runs.size(); ++i) {
@@ -121,7 +121,7 @@ CachePlan PlanBitsForCache(const std::vector<CacheRunToPlan>& runs,
           std::vector<double> trial = bits;
           trial[i] = b;
           if (b > bits[i] && !within(trial)) continue;
-          const double t = reads_of(trial);
+          const double t = cost_of(trial);
           // A relative margin, so that rounding never cycles.
           if (t < total * (1 - 1e-12)) {
             total = t;
@@ -137,8 +137,7 @@ CachePlan PlanBitsForCache(const std::vector<CacheRunToPlan>& runs,
       best_total = total;
     }
   }
-  best.reads =
-      ReadsWithBits(runs, best.bits, model, cache_bytes, partition_bytes);
+  best.reads = ReadsWithBits(runs, best.bits, model, cache);
   return best;
 }
 

@@ -41,12 +41,28 @@ struct BytesPerFileByte {
   double index_blocks = 0;  // 0 (a whole index): one block a file
 };
 
+// What a read of more bytes costs: a device spends about the same time on
+// every read (its latency, and the block's checksum and parse) and then
+// time per byte. This is the number of bytes it transfers in that fixed
+// time; a read of n bytes costs 1 + n / kReadLatencyBytes small reads.
+// Partitions, index and data blocks (4 KiB) cost about one read each; a
+// full filter block of a file (60-300 KB) costs 1.5-3. Counted as one
+// read each, full filters were planned at 32 bits/key and lookups ran at
+// 0.24x bloomfilter:10's ops/s. Fitted on the cache grid's 48 full-filter
+// cells with direct reads (bench/results/20261205-a7fbab4-cache-grid): a
+// lookup took 69 us a block read plus 0.55 us a KiB read, 125 KiB. An
+// NVMe drive (80 us, 2-3 GB/s) gives 160-240 KB, a SATA SSD (100 us, 500
+// MB/s) 50 KB.
+inline constexpr double kReadLatencyBytes = 128 << 10;
+
 // The block cache a plan is for, and the blocks the tree's files come in.
 struct CacheLayout {
   double cache_bytes = 0;  // 0: none known
   // metadata_block_size with partition_filters; 0 for full filters.
   double partition_bytes = 0;
   BytesPerFileByte per_byte;
+  // The cost of a read's bytes (kReadLatencyBytes); infinite: reads only.
+  double read_latency_bytes = kReadLatencyBytes;
 };
 
 // A run of `files` files of `bytes` in all, as the cache sees its index
@@ -67,8 +83,9 @@ inline constexpr double kMostCachePlanBits = 32;
 
 // The bits per run, on a grid of `step` bits from `model`'s least to
 // kMostCachePlanBits (or 0), each run's FPR by its own model or `model`, that
-// minimise the modelled block reads per lookup through `cache_bytes`, with
-// filters in partitions of `partition_bytes` (0: one full filter block a file).
+// minimise the modelled cost of the block reads per lookup (BlockReads::Cost)
+// through `cache`: cache_bytes, filters in partitions of partition_bytes (0:
+// one full filter block a file), reads costed by read_latency_bytes.
 // Coordinate descent from the best uniform setting of the grid, from no filters
 // and from the most bits: each pass gives each run in turn its best bits with
 // the others fixed, until no pass improves; the best end wins. So the plan is
@@ -81,7 +98,7 @@ inline constexpr double kMostCachePlanBits = 32;
 // that would go above it (`also_from` counts as within).
 CachePlan PlanBitsForCache(
     const std::vector<CacheRunToPlan>& runs, const FprModel& model,
-    double cache_bytes, double partition_bytes, double step = 0.5,
+    const CacheLayout& cache, double step = 0.5,
     const std::vector<double>* also_from = nullptr,
     double max_filter_bits = std::numeric_limits<double>::infinity());
 
@@ -89,9 +106,9 @@ CachePlan PlanBitsForCache(
 double FilterBitsOf(const std::vector<CacheRunToPlan>& runs,
                     const std::vector<double>& bits);
 
-// The runs' modelled block reads with `bits` per run.
+// The runs' modelled block reads through `cache` with `bits` per run.
 BlockReads ReadsWithBits(const std::vector<CacheRunToPlan>& runs,
                          const std::vector<double>& bits, const FprModel& model,
-                         double cache_bytes, double partition_bytes);
+                         const CacheLayout& cache);
 
 }  // namespace monkey

@@ -502,9 +502,8 @@ Solution LivePlanner::ForCache() {
     from.push_back(runs[r].filterable ? budget.millibits[level_of[r]] / 1000.0
                                       : 0.0);
   }
-  const CachePlan plan = PlanBitsForCache(
-      runs, live_models_.back(), cache.cache_bytes, cache.partition_bytes, 0.5,
-      &from, FilterBitsOf(runs, from));
+  const CachePlan plan = PlanBitsForCache(runs, live_models_.back(), cache, 0.5,
+                                          &from, FilterBitsOf(runs, from));
   std::vector<double> built(runs.size(), 0);
   for (size_t r = 0; r < runs.size(); ++r) {
     const size_t i = level_of[r];
@@ -514,8 +513,7 @@ Solution LivePlanner::ForCache() {
     solution.millibits[i] = millibits;
     built[r] = millibits / 1000.0;
   }
-  live_.block_reads = ReadsWithBits(runs, built, live_models_.back(),
-                                    cache.cache_bytes, cache.partition_bytes);
+  live_.block_reads = ReadsWithBits(runs, built, live_models_.back(), cache);
   return solution;
 }
 
@@ -545,8 +543,7 @@ bool PlanLiveTree(const std::vector<LiveLevel>& levels,
 }
 
 bool PlansForCache(const LivePlanOptions& options) {
-  return options.objective == Objective::kIo && options.cache.cache_bytes > 0 &&
-         options.cache.partition_bytes > 0;
+  return options.objective == Objective::kIo && options.cache.cache_bytes > 0;
 }
 
 int PlannedMillibits(const std::vector<LevelShape>& shape, const Plan& plan,

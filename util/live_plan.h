@@ -29,17 +29,12 @@ struct LivePlanOptions {
   // planned as it is.
   LevelSizing sizing;
   // Objective::kIo: the block cache the plan is for. Without a capacity,
-  // or with full filters, the plan is the budget's, as for
-  // Objective::kSumFpr (PlansForCache).
+  // the plan is the budget's, as for Objective::kSumFpr (PlansForCache).
   CacheLayout cache;
 };
 
-// Whether the plan is for the fewest block reads through `options.cache`:
-// Objective::kIo, a capacity known, and partitioned filters. A full
-// filter's read costs its bytes, a whole filter block of a file, which the
-// block-read model does not count: on the memory-pressure grid it gave
-// full filters 32 bits/key at 1/20 of the filter bytes, and read more
-// than bloomfilter:10 at every cache (docs/design.md#objective-io).
+// Whether the plan is for the cheapest block reads through `options.cache`:
+// Objective::kIo and a capacity known.
 bool PlansForCache(const LivePlanOptions& options);
 
 struct LivePlan {
@@ -88,14 +83,13 @@ int LiveMillibitsForLevel(const LivePlan& plan, int level,
 
 // The plan for new files of a live tree; false when the tree has no keys a
 // filter could be planned for (then the static plan applies). With
-// PlansForCache (objective io, a capacity, partitioned filters), each level's
-// bits (or none) that give the fewest block reads per lookup through that
-// cache, every level built at them (PlanBitsForCache): L0 as a group of its
-// files (the next flush's run while it is empty), each level below at its
-// reach. With Objective::kMemory the price is the one at which the live tree's
-// Sigma FPR meets the target, and the band holds the tree's Sigma FPR -- its
-// sunk filters at their bits, the files being built at the plan's -- as it
-// holds a budget.
+// PlansForCache (objective io, a capacity), each level's bits (or none)
+// that give the cheapest block reads per lookup through that cache, every level
+// built at them (PlanBitsForCache): L0 as a group of its files (the next
+// flush's run while it is empty), each level below at its reach. With
+// Objective::kMemory the price is the one at which the live tree's Sigma FPR
+// meets the target, and the band holds the tree's Sigma FPR -- its sunk filters
+// at their bits, the files being built at the plan's -- as it holds a budget.
 bool PlanLiveTree(const std::vector<LiveLevel>& levels,
                   const LivePlanOptions& options, LivePlan* out);
 

@@ -16,10 +16,11 @@ def args(ks="5,10", families="bloomfilter,monkey"):
     return argparse.Namespace(ks=ks, families=families)
 
 
-def row(label, reads, ops, model=None):
+def row(label, reads, ops, model=None, cost=None):
     return {"layout": "partitioned", "fraction": 0.2, "label": label,
             "reads_total": reads, "ops_per_sec": sorted(ops)[len(ops) // 2],
-            "ops_per_sec_rounds": ops, "model_total": model}
+            "ops_per_sec_rounds": ops, "model_total": model,
+            "model_cost": cost}
 
 
 class ConfigsTest(unittest.TestCase):
@@ -77,6 +78,19 @@ class VerdictsTest(unittest.TestCase):
         _, got = cache_grid.verdicts(rows)
         self.assertEqual(got[0]["fewest_model"], "bloomfilter:10")
         self.assertAlmostEqual(got[0]["model_over_fewest"], 0.9)
+        self.assertNotIn("cost_over_cheapest", got[0])
+
+    def test_the_cheapest_modelled_cost_is_its_own_verdict(self):
+        # Fewer reads of bigger blocks: the fewest reads and the cheapest
+        # are different configurations.
+        rows = [row("bloomfilter:10", 1.0, [100], 1.0, 1.6),
+                row("monkey:7", 1.05, [110], 1.05, 1.3),
+                row("objective=io", 1.04, [112], 1.04, 1.3)]
+        lines, got = cache_grid.verdicts(rows)
+        self.assertEqual(got[0]["fewest_model"], "bloomfilter:10")
+        self.assertEqual(got[0]["cheapest_model"], "monkey:7")
+        self.assertAlmostEqual(got[0]["cost_over_cheapest"], 1.0)
+        self.assertIn("cost 1.000x the cheapest (monkey:7)", lines[0])
 
     def test_without_the_model_no_modelled_ratio(self):
         rows = [row("bloomfilter:10", 1.0, [100]),

@@ -138,6 +138,9 @@ TEST(MonkeyFilterPolicyTest, BadInputIsAnErrorThatNamesIt) {
       {"id=monkey;objective=memory;max_sum_fpr=nan", "max_sum_fpr"},
       {"id=monkey;objective=memory;max_sum_fpr=2%", "2%"},
       {"id=monkey;max_sum_fpr=0.02", "objective=memory"},
+      {"id=monkey;objective=io;read_latency_bytes=0", "read_latency_bytes"},
+      {"id=monkey;objective=io;read_latency_bytes=inf", "read_latency_bytes"},
+      {"id=monkey;read_latency_bytes=65536", "objective=io"},
       // Below what the best filters reach on RocksDB's default tree.
       {"id=monkey;objective=memory;max_sum_fpr=1e-12", "cannot be reached"},
       // std::stod would read these as 16, 7 and 0. (RocksDB trims the

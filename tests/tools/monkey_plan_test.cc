@@ -132,6 +132,11 @@ TEST(MonkeyPlanTest, BadFlagsExitOneNamingThem) {
       {"--cache_bytes=1000", "--cache_bytes needs --db"},
       {"--db=/tmp --cache_bytes=0", "--cache_bytes must be at least 1, got 0"},
       {"--db=/tmp --cache_bytes=-5", "--cache_bytes must be at least 1"},
+      {"--read_latency_bytes=1000", "--read_latency_bytes needs --db"},
+      {"--db=/tmp --read_latency_bytes=1000",
+       "--read_latency_bytes applies with --cache_bytes"},
+      {"--db=/tmp --cache_bytes=1000 --read_latency_bytes=0",
+       "--read_latency_bytes must be a finite number above 0"},
       {"--db=/tmp --objective=memory", "--objective does not apply with --db"},
       {"--db=/tmp --bits_per_key=7", "--bits_per_key does not apply"},
       {"--model=cuckoo", "--model must be"},
@@ -443,19 +448,32 @@ TEST(MonkeyPlanTest, ModelsBlockReadsThroughABlockCache) {
       const json cf = json::parse(r.out)["column_families"][0];
       ASSERT_TRUE(cf.contains("block_reads")) << r.out;
       const json& reads = cf["block_reads"];
-      EXPECT_EQ(Keys(reads),
-                (std::set<std::string>{"cache_bytes", "filter_layout", "filter",
-                                       "index", "data", "total", "plan"}));
-      // The plan for this cache: bits per level with files, never more
-      // reads than the database's own uniform 10 bits.
+      EXPECT_EQ(Keys(reads), (std::set<std::string>{
+                                 "cache_bytes", "read_latency_bytes",
+                                 "filter_layout", "filter", "index", "data",
+                                 "total", "bytes", "cost", "plan"}));
+      // The plan for this cache: bits per level with files, its reads never
+      // costlier than the database's own filters', in no more filter
+      // memory.
       const json& plan = reads["plan"];
-      EXPECT_EQ(Keys(plan),
-                (std::set<std::string>{"levels", "bits_per_key", "filter",
-                                       "index", "data", "total"}));
+      EXPECT_EQ(Keys(plan), (std::set<std::string>{"levels", "bits_per_key",
+                                                   "filter", "index", "data",
+                                                   "total", "bytes", "cost"}));
       EXPECT_EQ(plan["levels"].size(), cf["levels"].size());
       EXPECT_EQ(plan["bits_per_key"].size(), cf["levels"].size());
-      EXPECT_LE(plan["total"].get<double>(),
-                reads["total"].get<double>() * 1.001);
+      EXPECT_LE(plan["cost"].get<double>(), reads["cost"].get<double>())
+          << r.out;
+      double planned_bits = 0;
+      for (size_t i = 0; i < cf["levels"].size(); ++i) {
+        planned_bits += cf["levels"][i]["filter_entries"].get<double>() *
+                        plan["bits_per_key"][i].get<double>();
+      }
+      EXPECT_LE(planned_bits, 8 * cf["filter_bytes_now"].get<double>() * 1.001);
+      EXPECT_EQ(reads["read_latency_bytes"], 131072);
+      EXPECT_NEAR(
+          reads["cost"].get<double>(),
+          reads["total"].get<double>() + reads["bytes"].get<double>() / 131072,
+          1e-9);
       EXPECT_EQ(reads["cache_bytes"], cache);
       EXPECT_EQ(reads["filter_layout"], partitioned ? "partitioned" : "full");
       const double filter = reads["filter"], index = reads["index"],

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <vector>
 
 namespace monkey {
@@ -53,6 +54,22 @@ TEST(CacheCostTest, WithoutACacheEveryBlockIsRead) {
   EXPECT_DOUBLE_EQ(reads.filter, filter);
   EXPECT_DOUBLE_EQ(reads.index, passed);
   EXPECT_DOUBLE_EQ(reads.data, passed);
+}
+
+// Each read reads a block of its group: a full filter's is the file's
+// whole filter, and it is what a read costs beyond the small reads.
+TEST(CacheCostTest, ReadsCountTheBytesOfTheirBlocks) {
+  const CachedRun full = RunOf(1.0, 1e6, 8, 0.02, 1);
+  const CachedRun partitioned = RunOf(1.0, 1e6, 8, 0.02, 250);
+  const double small = 4096 + full.index_bytes;  // a data block, the index
+  const BlockReads f = ExpectedBlockReads({full}, 0);
+  EXPECT_DOUBLE_EQ(f.bytes, full.filter_bytes + 0.02 * small);
+  const BlockReads p = ExpectedBlockReads({partitioned}, 0);
+  EXPECT_DOUBLE_EQ(p.bytes, full.filter_bytes / 250 +
+                                0.02 * (4096 + full.index_bytes / 250));
+  EXPECT_DOUBLE_EQ(f.Cost(1e6), f.total() + f.bytes / 1e6);
+  EXPECT_DOUBLE_EQ(f.Cost(std::numeric_limits<double>::infinity()), f.total());
+  EXPECT_EQ(ExpectedBlockReads(kTree, AllBytes(kTree)).bytes, 0);
 }
 
 TEST(CacheCostTest, ARunWithoutAFilterReadsIndexAndDataAtEveryLookup) {

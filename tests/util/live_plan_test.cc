@@ -382,8 +382,9 @@ std::vector<double> BitsOf(const LivePlan& plan) {
 }
 
 // At every cache, the plan's modelled reads are its bits' (as RocksDB
-// builds them) and no more than the budget plan's, or uniform 10 bits'.
-TEST(LivePlanTest, TheIoObjectiveReadsNoMoreThanTheBudgetsPlan) {
+// builds them), and they cost no more than the budget plan's, or uniform
+// 10 bits'.
+TEST(LivePlanTest, TheIoObjectiveCostsNoMoreThanTheBudgetsPlan) {
   const std::vector<LiveLevel> tree = IoTree();
   const FprModel bloom = FprModel::FastLocalBloom();
   double filter_bytes = 0;
@@ -391,17 +392,18 @@ TEST(LivePlanTest, TheIoObjectiveReadsNoMoreThanTheBudgetsPlan) {
   for (double share : {0.05, 0.2, 1.0, 2.0}) {
     const LivePlanOptions options = IoOptions(share * filter_bytes);
     const std::vector<CacheRunToPlan> runs = IoRuns(tree, options);
-    const auto reads = [&](const std::vector<double>& bits) {
-      return ReadsWithBits(runs, bits, bloom, options.cache.cache_bytes, 4096)
-          .total();
+    const auto cost = [&](const std::vector<double>& bits) {
+      return ReadsWithBits(runs, bits, bloom, options.cache)
+          .Cost(options.cache.read_latency_bytes);
     };
     LivePlan io;
     ASSERT_TRUE(PlanLiveTree(tree, options, &io));
     const LivePlan budget = PlanOrDie(tree, 10);
-    EXPECT_DOUBLE_EQ(io.block_reads.total(), reads(BitsOf(io))) << share;
-    EXPECT_LE(io.block_reads.total(), reads(BitsOf(budget))) << share;
-    EXPECT_LE(io.block_reads.total(), reads(std::vector<double>(4, 10)))
-        << share;
+    const double io_cost =
+        io.block_reads.Cost(options.cache.read_latency_bytes);
+    EXPECT_DOUBLE_EQ(io_cost, cost(BitsOf(io))) << share;
+    EXPECT_LE(io_cost, cost(BitsOf(budget))) << share;
+    EXPECT_LE(io_cost, cost(std::vector<double>(4, 10))) << share;
   }
 }
 
@@ -447,18 +449,28 @@ TEST(LivePlanTest, TheIoObjectiveWithoutACacheIsTheBudgetsPlan) {
   EXPECT_EQ(BitsOf(io), BitsOf(PlanOrDie(tree, 10)));
 }
 
-// A full filter's read costs its bytes, which the model does not count:
-// with full filters the plan is the budget's, at every cache.
-TEST(LivePlanTest, TheIoObjectiveWithFullFiltersIsTheBudgetsPlan) {
+// Full filters are planned for their reads' bytes too: within the
+// budget's filter memory, and costing no more than its plan. Counted as
+// reads alone, full filters took 32 bits/key.
+TEST(LivePlanTest, TheIoObjectivePlansFullFiltersWithinTheBudget) {
   const std::vector<LiveLevel> tree = IoTree();
-  for (double cache_bytes : {2e5, 1e6, 1e8}) {
+  const LivePlan budget = PlanOrDie(tree, 10);
+  for (double cache_bytes : {0.0, 2e5, 1e6, 1e8}) {
     LivePlanOptions options = IoOptions(cache_bytes);
     options.cache.partition_bytes = 0;
-    EXPECT_FALSE(PlansForCache(options));
+    EXPECT_EQ(PlansForCache(options), cache_bytes > 0);
+    const std::vector<CacheRunToPlan> runs = IoRuns(tree, options);
     LivePlan io;
     ASSERT_TRUE(PlanLiveTree(tree, options, &io));
-    EXPECT_EQ(BitsOf(io), BitsOf(PlanOrDie(tree, 10))) << cache_bytes;
-    EXPECT_EQ(io.block_reads.total(), 0) << cache_bytes;
+    EXPECT_LE(FilterBitsOf(runs, BitsOf(io)),
+              FilterBitsOf(runs, BitsOf(budget)))
+        << cache_bytes;
+    if (cache_bytes == 0) continue;
+    const FprModel bloom = FprModel::FastLocalBloom();
+    EXPECT_LE(io.block_reads.Cost(options.cache.read_latency_bytes),
+              ReadsWithBits(runs, BitsOf(budget), bloom, options.cache)
+                  .Cost(options.cache.read_latency_bytes))
+        << cache_bytes;
   }
 }
 

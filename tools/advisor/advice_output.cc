@@ -231,20 +231,24 @@ std::vector<int> CachedLevels(const ColumnFamilyFacts& facts) {
 
 }  // namespace
 
-std::string BlockReadsText(const ColumnFamilyFacts& facts, double cache_bytes,
-                           const BlockReads& reads, const CachePlan& plan) {
+std::string BlockReadsText(const ColumnFamilyFacts& facts,
+                           const CacheLayout& cache, const BlockReads& reads,
+                           const CachePlan& plan) {
   std::string out;
+  const double latency = cache.read_latency_bytes;
   Append(&out,
          "Block reads per absent-key lookup through a %.0f-byte block cache "
-         "(%s filters, model):\n  now:       filter %.4f, index %.4f, data "
-         "%.4f; total %.4f\n",
-         cache_bytes, FilterLayout(facts), reads.filter, reads.index,
-         reads.data, reads.total());
+         "(%s filters, model; cost: reads + bytes / %.0f):\n  now:       "
+         "filter %.4f, index %.4f, data %.4f; total %.4f, %.0f bytes, cost "
+         "%.4f\n",
+         cache.cache_bytes, FilterLayout(facts), latency, reads.filter,
+         reads.index, reads.data, reads.total(), reads.bytes,
+         reads.Cost(latency));
   Append(&out,
-         "  planned:   filter %.4f, index %.4f, data %.4f; total %.4f, "
-         "with bits/key",
+         "  planned:   filter %.4f, index %.4f, data %.4f; total %.4f, %.0f "
+         "bytes, cost %.4f, with bits/key",
          plan.reads.filter, plan.reads.index, plan.reads.data,
-         plan.reads.total());
+         plan.reads.total(), plan.reads.bytes, plan.reads.Cost(latency));
   const std::vector<int> levels = CachedLevels(facts);
   for (size_t i = 0; i < levels.size() && i < plan.bits.size(); ++i) {
     Append(&out, " L%d %g", levels[i], plan.bits[i]);
@@ -254,21 +258,28 @@ std::string BlockReadsText(const ColumnFamilyFacts& facts, double cache_bytes,
 }
 
 nlohmann::json BlockReadsJson(const ColumnFamilyFacts& facts,
-                              double cache_bytes, const BlockReads& reads,
+                              const CacheLayout& cache, const BlockReads& reads,
                               const CachePlan& plan) {
-  return nlohmann::json{{"cache_bytes", static_cast<uint64_t>(cache_bytes)},
-                        {"filter_layout", FilterLayout(facts)},
-                        {"filter", reads.filter},
-                        {"index", reads.index},
-                        {"data", reads.data},
-                        {"total", reads.total()},
-                        {"plan",
-                         {{"levels", CachedLevels(facts)},
-                          {"bits_per_key", plan.bits},
-                          {"filter", plan.reads.filter},
-                          {"index", plan.reads.index},
-                          {"data", plan.reads.data},
-                          {"total", plan.reads.total()}}}};
+  const double latency = cache.read_latency_bytes;
+  return nlohmann::json{
+      {"cache_bytes", static_cast<uint64_t>(cache.cache_bytes)},
+      {"read_latency_bytes", latency},
+      {"filter_layout", FilterLayout(facts)},
+      {"filter", reads.filter},
+      {"index", reads.index},
+      {"data", reads.data},
+      {"total", reads.total()},
+      {"bytes", reads.bytes},
+      {"cost", reads.Cost(latency)},
+      {"plan",
+       {{"levels", CachedLevels(facts)},
+        {"bits_per_key", plan.bits},
+        {"filter", plan.reads.filter},
+        {"index", plan.reads.index},
+        {"data", plan.reads.data},
+        {"total", plan.reads.total()},
+        {"bytes", plan.reads.bytes},
+        {"cost", plan.reads.Cost(latency)}}}};
 }
 
 }  // namespace monkey::advisor

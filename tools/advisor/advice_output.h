@@ -27,17 +27,18 @@ std::string AdviceText(const ColumnFamilyFacts& facts, const Advice* advice,
 // all of them without advice, is null.
 nlohmann::json AdviceJson(const ColumnFamilyFacts& facts, const Advice* advice);
 
-// --cache_bytes: the modelled block reads per absent-key lookup through a
-// block cache of `cache_bytes` (util/cache_cost.h) now, by kind, with the
-// filter layout, and with the bits per level of `plan`
+// --cache_bytes: the modelled block reads per absent-key lookup through
+// `cache` (util/cache_cost.h) now, by kind, the bytes they read and their
+// cost, with the filter layout, and with the bits per level of `plan`
 // (util/cache_plan.h); as text, and as AdviceJson's "block_reads"
-// (cache_bytes, filter_layout: "full" or "partitioned", filter, index,
-// data, total, and plan: levels, bits_per_key per level, filter, index,
-// data, total).
-std::string BlockReadsText(const ColumnFamilyFacts& facts, double cache_bytes,
-                           const BlockReads& reads, const CachePlan& plan);
+// (cache_bytes, read_latency_bytes, filter_layout: "full" or
+// "partitioned", filter, index, data, total, bytes, cost, and plan:
+// levels, bits_per_key per level, filter, index, data, total, bytes, cost).
+std::string BlockReadsText(const ColumnFamilyFacts& facts,
+                           const CacheLayout& cache, const BlockReads& reads,
+                           const CachePlan& plan);
 nlohmann::json BlockReadsJson(const ColumnFamilyFacts& facts,
-                              double cache_bytes, const BlockReads& reads,
+                              const CacheLayout& cache, const BlockReads& reads,
                               const CachePlan& plan);
 
 }  // namespace monkey::advisor
