@@ -303,22 +303,19 @@ def verdicts(rows):
         text = (f"{layout:<12} {fraction:>5g}x  reads {io['reads_total']:.4f}"
                 f" = {entry['reads_over_fewest']:.3f}x the fewest "
                 f"({fewest['label']}, {fewest['reads_total']:.4f})")
-        modelled = [r for r in grid if r["model_total"] is not None]
-        if io["model_total"] is not None and modelled:
-            best_model = min(modelled, key=lambda r: r["model_total"])
-            entry["model_over_fewest"] = (io["model_total"] /
-                                          best_model["model_total"])
-            entry["fewest_model"] = best_model["label"]
-            text += (f"; modelled {entry['model_over_fewest']:.3f}x the "
-                     f"fewest ({best_model['label']})")
-        costed = [r for r in grid if r.get("model_cost") is not None]
-        if io.get("model_cost") is not None and costed:
-            cheapest = min(costed, key=lambda r: r["model_cost"])
-            entry["cost_over_cheapest"] = (io["model_cost"] /
-                                           cheapest["model_cost"])
-            entry["cheapest_model"] = cheapest["label"]
-            text += (f", cost {entry['cost_over_cheapest']:.3f}x the "
-                     f"cheapest ({cheapest['label']})")
+        # The model's reads, and their cost, against the grid's best.
+        for key, ratio, best, words in (
+                ("model_total", "model_over_fewest", "fewest_model",
+                 "; modelled {:.3f}x the fewest ({})"),
+                ("model_cost", "cost_over_cheapest", "cheapest_model",
+                 ", cost {:.3f}x the cheapest ({})")):
+            priced = [r for r in grid if r.get(key) is not None]
+            if io.get(key) is None or not priced:
+                continue
+            least = min(priced, key=lambda r: r[key])
+            entry[ratio] = io[key] / least[key]
+            entry[best] = least["label"]
+            text += words.format(entry[ratio], least["label"])
         t, entry["ops_over_fastest"] = ratio_text(
             io["ops_per_sec_rounds"], fastest["ops_per_sec_rounds"])
         text += f"; ops/s {t} of {fastest['label']}'s"
