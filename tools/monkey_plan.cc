@@ -158,36 +158,12 @@ int Advise() {
       cache.cache_bytes = static_cast<double>(FLAGS_cache_bytes);
       cache.partition_bytes = cf.filter_partition_bytes;
       cache.read_latency_bytes = FLAGS_read_latency_bytes;
-      const monkey::BlockReads reads = monkey::ExpectedBlockReads(
-          monkey::CachedRunsNow(cf.levels, advice, cf.filter_partition_bytes),
-          cache.cache_bytes);
-      // From the bits now and within their filter memory: a plan to the
-      // cache's edge goes over it as the tree grows
-      // (docs/design.md#objective-io).
-      const std::vector<monkey::CacheRunToPlan> runs =
-          monkey::CacheRunsToPlan(cf.levels, advice, cf.filter_partition_bytes);
-      std::vector<double> now;
-      for (const monkey::AdvisorLevel& l : cf.levels) {
-        if (!(l.files > 0)) continue;
-        const size_t r = now.size();
-        now.push_back(runs[r].filter_entries > 0
-                          ? 8 * l.filter_bytes / runs[r].filter_entries
-                          : 0.0);
-      }
-      monkey::CachePlan plan = monkey::PlanBitsForCache(
-          runs, monkey::FprModel::FastLocalBloom(), cache, 0.5, &now,
-          monkey::FilterBitsOf(runs, now));
-      // The plan prices each level at the model's FPR for its bits, and the
-      // reads now at the filters' own (each file's bits); on small files
-      // the two differ by up to 1%. A plan that costs no less than the
-      // filters now is theirs.
-      const double latency = cache.read_latency_bytes;
-      if (!(plan.reads.Cost(latency) < reads.Cost(latency))) {
-        plan.bits = now;
-        plan.reads = reads;
-      }
-      text += monkey::advisor::BlockReadsText(cf, cache, reads, plan);
-      cache_json = monkey::advisor::BlockReadsJson(cf, cache, reads, plan);
+      const monkey::CacheAdvice advised =
+          monkey::AdviseForCache(cf.levels, advice, cache);
+      text +=
+          monkey::advisor::BlockReadsText(cf, cache, advised.now, advised.plan);
+      cache_json =
+          monkey::advisor::BlockReadsJson(cf, cache, advised.now, advised.plan);
     }
     if (cf.files == 0) {
       fprintf(stderr,

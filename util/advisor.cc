@@ -331,6 +331,29 @@ std::vector<CacheRunToPlan> CacheRunsToPlan(
   return runs;
 }
 
+CacheAdvice AdviseForCache(const std::vector<AdvisorLevel>& levels,
+                           const Advice& advice, const CacheLayout& cache) {
+  CacheAdvice out;
+  out.now = ExpectedBlockReads(
+      CachedRunsNow(levels, advice, cache.partition_bytes), cache.cache_bytes);
+  const std::vector<CacheRunToPlan> runs =
+      CacheRunsToPlan(levels, advice, cache.partition_bytes);
+  std::vector<double> bits_now;
+  for (const AdvisorLevel& l : levels) {
+    if (!(l.files > 0)) continue;
+    const double entries = runs[bits_now.size()].filter_entries;
+    bits_now.push_back(entries > 0 ? 8 * l.filter_bytes / entries : 0.0);
+  }
+  out.plan = PlanBitsForCache(runs, FprModel::FastLocalBloom(), cache, 0.5,
+                              &bits_now, FilterBitsOf(runs, bits_now));
+  const double latency = cache.read_latency_bytes;
+  if (!(out.plan.reads.Cost(latency) < out.now.Cost(latency))) {
+    out.plan.bits = bits_now;
+    out.plan.reads = out.now;
+  }
+  return out;
+}
+
 std::string Advise(const std::vector<AdvisorLevel>& levels,
                    const std::vector<LiveFile>& files, Advice* advice) {
   std::map<int, const AdvisorLevel*> by_level;

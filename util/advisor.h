@@ -172,6 +172,21 @@ std::vector<CacheRunToPlan> CacheRunsToPlan(
     const std::vector<AdvisorLevel>& levels, const Advice& advice,
     double filter_partition_bytes);
 
+// The advisor's answer for a block cache (`monkey_plan --db --cache_bytes`):
+// the levels' reads through `cache` now, and the bits per level with files
+// that cost the least (BlockReads::Cost), planned from the bits now (8 x
+// a level's filter bytes / its filter entries) and within their filter
+// memory: a plan up to the cache's edge goes over it as the tree grows
+// (docs/design.md#objective-io). The plan prices each level at the model's
+// FPR for its bits, `now` each file at its own (they differ by up to 1% on
+// small files), so a plan that costs no less than `now` is the bits now.
+struct CacheAdvice {
+  BlockReads now;
+  CachePlan plan;
+};
+CacheAdvice AdviseForCache(const std::vector<AdvisorLevel>& levels,
+                           const Advice& advice, const CacheLayout& cache);
+
 // The three answers for one column family: `levels` (in any order, each
 // level at most once) and its SST files, as the listener describes them
 // (number, level, entries, bytes, key range; filters are not read). Returns

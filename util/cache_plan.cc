@@ -96,21 +96,21 @@ CachePlan PlanBitsForCache(const std::vector<CacheRunToPlan>& runs,
   if (also_from != nullptr && also_from->size() == runs.size()) {
     starts.push_back(*also_from);
   }
-  double best_uniform = 0, best_uniform_total = 0;
+  double best_uniform = 0, best_uniform_cost = 0;
   for (double b : grid) {
     if (!within(uniform(b))) continue;
     const double t = cost_of(uniform(b));
-    if (b == grid.front() || t < best_uniform_total) {
+    if (b == grid.front() || t < best_uniform_cost) {
       best_uniform = b;
-      best_uniform_total = t;
+      best_uniform_cost = t;
     }
   }
   starts.push_back(uniform(best_uniform));
   CachePlan best;
-  double best_total = 0;
+  double best_cost = 0;
   for (const std::vector<double>& start : starts) {
     std::vector<double> bits = start;
-    double total = cost_of(bits);
+    double cost = cost_of(bits);
     for (bool improved = true; improved;) {
       improved = false;
       for (size_t i = 0; i < runs.size(); ++i) {
@@ -123,8 +123,8 @@ CachePlan PlanBitsForCache(const std::vector<CacheRunToPlan>& runs,
           if (b > bits[i] && !within(trial)) continue;
           const double t = cost_of(trial);
           // A relative margin, so that rounding never cycles.
-          if (t < total * (1 - 1e-12)) {
-            total = t;
+          if (t < cost * (1 - 1e-12)) {
+            cost = t;
             best_b = b;
             improved = true;
           }
@@ -132,9 +132,9 @@ CachePlan PlanBitsForCache(const std::vector<CacheRunToPlan>& runs,
         bits[i] = best_b;
       }
     }
-    if (best.bits.empty() || total < best_total) {
+    if (best.bits.empty() || cost < best_cost) {
       best.bits = bits;
-      best_total = total;
+      best_cost = cost;
     }
   }
   best.reads = ReadsWithBits(runs, best.bits, model, cache);

@@ -355,6 +355,55 @@ TEST(AdvisorTest, CacheRunsToPlanAreTheLevelsWithTheirFilters) {
   }
 }
 
+// The advice for a block cache: the reads now, and a plan from the bits
+// now that costs no more, in no more filter memory; the bits now where
+// nothing costs less (a cache that holds the whole tree).
+TEST(AdvisorTest, AdvisesForACacheFromTheBitsNowWithinTheirMemory) {
+  std::vector<AdvisorLevel> levels = UniformTree();
+  double filter_bytes = 0;
+  for (AdvisorLevel& l : levels) {
+    l.index_bytes = l.entries * 0.5;
+    l.index_blocks = l.files;
+    l.data_bytes = l.entries * 116;
+    l.data_blocks = l.data_bytes / 4096;
+    filter_bytes += l.filter_bytes;
+  }
+  Advice a;
+  ASSERT_EQ("", AdviseOn(levels, &a));
+  for (double partition : {0.0, 4096.0}) {
+    SCOPED_TRACE(partition);
+    for (double share : {0.05, 0.2, 0.5, 1e6}) {
+      SCOPED_TRACE(share);
+      CacheLayout cache;
+      cache.cache_bytes = share * filter_bytes;
+      cache.partition_bytes = partition;
+      const CacheAdvice advised = AdviseForCache(levels, a, cache);
+      const BlockReads now = ExpectedBlockReads(
+          CachedRunsNow(levels, a, partition), cache.cache_bytes);
+      EXPECT_DOUBLE_EQ(advised.now.Cost(cache.read_latency_bytes),
+                       now.Cost(cache.read_latency_bytes));
+      const std::vector<CacheRunToPlan> runs =
+          CacheRunsToPlan(levels, a, partition);
+      ASSERT_EQ(advised.plan.bits.size(), levels.size());
+      EXPECT_LE(FilterBitsOf(runs, advised.plan.bits),
+                8 * filter_bytes * (1 + 1e-12));
+      EXPECT_LE(advised.plan.reads.Cost(cache.read_latency_bytes),
+                now.Cost(cache.read_latency_bytes));
+      if (share > 1) {  // every block cached: nothing is cheaper than now
+        for (double bits : advised.plan.bits) EXPECT_DOUBLE_EQ(bits, 10);
+        EXPECT_DOUBLE_EQ(advised.plan.reads.total(), now.total());
+      }
+    }
+  }
+  // Full filters at a twentieth of their bytes: whole filter blocks miss,
+  // and a plan that moves bits between levels reads fewer bytes.
+  CacheLayout tight;
+  tight.cache_bytes = 0.05 * filter_bytes;
+  const CacheAdvice advised = AdviseForCache(levels, a, tight);
+  EXPECT_LT(advised.plan.reads.Cost(tight.read_latency_bytes),
+            0.99 * advised.now.Cost(tight.read_latency_bytes));
+}
+
 TEST(AdvisorTest, SuggestsTheFilterKindsTheDatabaseHas) {
   EXPECT_EQ(SuggestedFilter(UniformTree()), "bloom");
   std::vector<AdvisorLevel> ribbon = {Filtered(0, 1, 1e5, 7, "ribbon"),
