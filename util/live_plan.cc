@@ -8,25 +8,14 @@
 #include <unordered_map>
 
 #include "monkey/util/fpr_hull.h"
+#include "monkey/util/price_search.h"
 
 namespace monkey {
 namespace {
 
-// How far the tree's filters -- those already built plus those being built
-// -- may stray from the budget before the price moves to bring them back,
-// and then only to the band's edge. Inside it, files built under earlier
-// plans (a level added below, a level that outgrew its target, L0's
-// premium) are left to be rewritten in their own time: the bits a sunk
-// file holds are memory already spent, and moving new files' bits to make
-// up for them -- over or under -- spreads a level's bits over a wider
-// range, which costs more false positives than the same bits spread evenly
-// (the FPR is convex in the bits). Measured on 8 grow_tree --matrix cells
-// (docs/design.md): correcting an underspend past 0.5% spent 1.7% more
-// bits for a 2.7% higher Sigma FPR and 1.073x the optimum on average,
-// against 1.033x with 3% both ways. In the simulation a 2% band bought
-// 1.5x more deviation from the optimum than 3%.
-constexpr double kOverBand = 0.03;
-constexpr double kUnderBand = 0.03;
+// The band and the correction's bound (kOverBand, kUnderBand,
+// kMaxCorrection) are util/price_search.h's.
+//
 // Objective::kMemory's band is as wide, under its target: the target is a
 // ceiling ("never worse than uniform filters"), and a band around it held
 // the tree 3% over on average. The target also drops as the tree settles
@@ -39,18 +28,6 @@ constexpr double kUnderBand = 0.03;
 // 0.6% more bits (9.444 per key on average, against 9.384).
 constexpr double kTargetOverBand = 0;
 constexpr double kTargetUnderBand = kOverBand + kUnderBand;
-// A correction prices new files at no less than (1 - kMaxCorrection) and no
-// more than (1 + kMaxCorrection) times the budget. A large correction
-// lands on the few files built while it lasts and spreads one level's bits
-// over a wide range, which costs more false positives than the same bits
-// spread evenly (the FPR is convex in the bits): at 25% the simulation's
-// worst Sigma FPR rose from 1.07x to 1.5x the optimum.
-constexpr double kMaxCorrection = 0.10;
-// Bisection bounds on log(lambda): from past the cheapest filter of a
-// single key to below the best filter of 1e18 keys in one run.
-constexpr double kMinLogLambda = -150;
-constexpr double kMaxLogLambda = 10;
-constexpr int kBisections = 40;
 // A last level whose files reach this share of lookups spans the key space,
 // as under random keys. Under sequential keys files hold stretches side by
 // side and move down whole: there is no backlog to plan for, only levels
@@ -102,16 +79,8 @@ bool SettleL0(std::vector<LevelShape>* shape) {
 
 namespace {
 
-// What a bisection on the price solves for: a budget must not be exceeded
-// (kWithin); a Sigma FPR target, its measure negated, must be met (kReach).
-enum Meet { kWithin, kReach };
-using Measure = std::function<double(const std::vector<int>&)>;
-
-// A price and the millibits per level of the live shape it buys.
-struct Solution {
-  double log_lambda = 0;
-  std::vector<int> millibits;
-};
+using Measure = PlanMeasure;
+using Solution = PricedMillibits;
 
 // One plan of a live tree: the shapes it is made for, the measures a price
 // is judged by, and the steps PlanLiveTree takes with them.
@@ -272,56 +241,11 @@ double LivePlanner::Projected(const std::vector<int>& millibits) const {
   return bits / known_;
 }
 
-// The plan at which `measure` meets `target`: the price found by
-// bisection on log(lambda) (a higher price buys fewer bits everywhere),
-// then every level moved the same fraction of the way from its bits at
-// that price to its bits at the price just below, the fraction at which
-// the measure meets the target. Both are optima of the convexified
-// problem, and on a hull segment FPR is linear in the bits, so the mix is
-// one too; it matters where the hull's vertices are far apart (Ribbon's
-// are 1.045 bits apart), and every level, L0 included, moves with the
-// rest. A budget (`kWithin`) must not be exceeded: the mix, rounded down
-// to the millibit, stays under it. A Sigma FPR target (`kReach`, the
-// measure negated) must be met: where the mix of a convex measure falls
-// short, the vertices just below the price, which meet it.
+// SolveForPrice (price_search.h) over the levels' bits at each price.
 Solution LivePlanner::Solve(const Measure& measure, double target,
                             Meet meet) const {
-  double lo = kMinLogLambda, hi = kMaxLogLambda;
-  for (int i = 0; i < kBisections; ++i) {
-    const double mid = (lo + hi) / 2;
-    (measure(BitsAt(mid)) > target ? lo : hi) = mid;
-  }
-  Solution solution{hi, BitsAt(hi)};
-  const double at_hi = measure(solution.millibits);
-  if (meet == kWithin && at_hi > target) {
-    // No price is high enough: levels of a fraction of a key find a
-    // filter worth its bits at any price. No filter keeps any budget.
-    solution.millibits.assign(n_, 0);
-    return solution;
-  }
-  const std::vector<int> above = BitsAt(lo);
-  const double at_lo = measure(above);
-  if (at_lo > at_hi && target > at_hi) {
-    const double fraction = std::min(1.0, (target - at_hi) / (at_lo - at_hi));
-    std::vector<int> mixed = solution.millibits;
-    for (size_t i = 0; i < n_; ++i) {
-      mixed[i] += static_cast<int>(fraction * (above[i] - mixed[i]));
-      // A level moving from no filter to its first vertex has nothing
-      // buildable in between (RocksDB drops a setting under 0.5 bits and
-      // builds 1 bit from 0.5, Ribbon its least columns): it takes one
-      // end, the one that keeps the budget or reaches the target.
-      if (mixed[i] > 0 && mixed[i] < above[i] &&
-          mixed[i] < models_[i].min_bits() * 1000) {
-        mixed[i] = meet == kWithin ? 0 : above[i];
-      }
-    }
-    if (meet == kWithin || measure(mixed) >= target) {
-      solution.millibits = mixed;
-    } else {
-      solution.millibits = above;
-    }
-  }
-  return solution;
+  return SolveForPrice([this](double log_lambda) { return BitsAt(log_lambda); },
+                       measure, target, meet, models_);
 }
 
 // Objective::kSumFpr: the price at which the settled tree, built at the
@@ -330,7 +254,7 @@ Solution LivePlanner::ForBudget() const {
   auto spend = [this](const std::vector<int>& m) { return Spend(m); };
   auto projected = [this](const std::vector<int>& m) { return Projected(m); };
   const double budget = options_.bits_per_key;
-  Solution plan = Solve(spend, budget, kWithin);
+  Solution plan = Solve(spend, budget, Meet::kWithin);
   if (!steerable_) return plan;
   // The tree strays from the budget by more than the band: the price that
   // brings it to the band's edge, within kMaxCorrection of the budget.
@@ -339,9 +263,11 @@ Solution LivePlanner::ForBudget() const {
     return plan;
   }
   const double sign = now > budget ? 1 : -1;
-  Solution corrected = Solve(
-      projected, budget * (sign > 0 ? 1 + kOverBand : 1 - kUnderBand), kWithin);
-  Solution bound = Solve(spend, budget * (1 - sign * kMaxCorrection), kWithin);
+  Solution corrected =
+      Solve(projected, budget * (sign > 0 ? 1 + kOverBand : 1 - kUnderBand),
+            Meet::kWithin);
+  Solution bound =
+      Solve(spend, budget * (1 - sign * kMaxCorrection), Meet::kWithin);
   // Judged by what each spends, not by its price: both can sit on one hull
   // segment, at different mixes (Ribbon's vertices are 1.045 bits apart),
   // and the correction then went to 1.94x the budget.
@@ -425,7 +351,7 @@ Solution LivePlanner::ForTarget() const {
   const double target = options_.max_sum_fpr > 0
                             ? options_.max_sum_fpr
                             : PlanUniform(steady, budget, live_models_).sum_fpr;
-  Solution plan = Solve(less_fpr, -target, kReach);
+  Solution plan = Solve(less_fpr, -target, Meet::kReach);
   if (steerable_) {
     const double now = projected_fpr(plan.millibits);
     if (now / target - 1 > kTargetOverBand ||
@@ -437,9 +363,9 @@ Solution LivePlanner::ForTarget() const {
       Solution corrected = Solve(
           less_projected,
           -target * (sign > 0 ? 1 + kTargetOverBand : 1 - kTargetUnderBand),
-          kReach);
+          Meet::kReach);
       Solution bound =
-          Solve(spend, nominal * (1 + sign * kMaxCorrection), kWithin);
+          Solve(spend, nominal * (1 + sign * kMaxCorrection), Meet::kWithin);
       const double over = Spend(corrected.millibits) - Spend(bound.millibits);
       const bool bounded = sign > 0 ? over > 0 : over < 0;
       plan = std::move(bounded ? bound : corrected);
