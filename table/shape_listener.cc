@@ -36,6 +36,7 @@ LiveFile DescribeFile(const ROCKSDB_NAMESPACE::SstFileMetaData& meta,
   file.bytes = static_cast<double>(meta.size);
   file.smallest = meta.smallestkey;
   file.largest = meta.largestkey;
+  file.largest_seqno = meta.largest_seqno;
   return file;
 }
 

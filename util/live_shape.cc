@@ -178,6 +178,23 @@ std::vector<double> KeyShareInRange(const std::vector<LiveFile>& files,
   return share;
 }
 
+std::vector<double> GroupKeyShares(const std::vector<LiveFile>& files,
+                                   const std::vector<double>& entries,
+                                   const std::vector<int>& group, int groups) {
+  std::vector<std::string_view> ends;
+  const std::vector<Span> spans = SpansOf(files, &ends);
+  const std::vector<double> prefix = KeyMassPrefix(spans, entries, ends);
+  std::vector<std::vector<std::pair<size_t, size_t>>> ranges(groups);
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (group[i] >= 0 && group[i] < groups) {
+      ranges[group[i]].emplace_back(FirstUnit(spans[i]), EndUnit(spans[i]));
+    }
+  }
+  std::vector<double> share;
+  for (auto& r : ranges) share.push_back(std::min(1.0, MassOf(r, prefix)));
+  return share;
+}
+
 double FilterEntryRates::At(int level) const {
   auto it = by_level.find(level);
   return it != by_level.end() ? it->second : tree;
@@ -219,9 +236,9 @@ LiveLevel& LevelOf(std::vector<LiveLevel>* levels, int level) {
   return (*levels)[level];
 }
 
-// Each file's filter entries: its filter's, where known; else its keys at
-// its level's filter entries per key (`rates`, set here). With
-// max_open_files limited, RocksDB loads the entry counts of only 20 files
+}  // namespace
+
+// With max_open_files limited, RocksDB loads the entry counts of only 20 files
 // when it opens a DB; the others read 0 until rebuilt. Count those from
 // their filters, else from their size at the known bytes per entry.
 std::vector<double> FilterEntriesOf(const std::vector<LiveFile>& files,
@@ -254,6 +271,8 @@ std::vector<double> FilterEntriesOf(const std::vector<LiveFile>& files,
   }
   return entries;
 }
+
+namespace {
 
 // A flush adds one L0 run: each flush in flight, and `next_flush` as the
 // run L0 is priced at while empty. Its keys, if unknown, are guessed at the

@@ -69,6 +69,12 @@ struct LiveFile {
   // its reverse).
   std::string smallest, largest;
   bool flushed = false;  // made by a flush, as far as is known
+  // Orders the files by age, newest highest, as a tiered tree orders its
+  // sorted runs: the largest sequence number in it where a full read gave
+  // it; for a file built since, a stand-in that orders it the same way (a
+  // flush's file above every live file, a compaction's output at its
+  // newest input's).
+  uint64_t largest_seqno = 0;
   // The filter it was built with, if known: real bits and keys in it.
   bool filter_known = false;
   double filter_bits = 0;
@@ -121,6 +127,20 @@ FilterEntryRates FilterEntriesPerKey(const std::vector<LiveFile>& files,
 std::vector<LiveLevel> ProjectLiveShape(const std::vector<LiveFile>& files,
                                         const std::vector<LiveJob>& jobs,
                                         const LiveJob* next_flush = nullptr);
+
+// Each file's filter entries: its filter's, where known; else its keys at
+// its level's filter entries per key (`rates`, set here). A file whose key
+// count RocksDB has not loaded (0) counts at its bytes per key.
+std::vector<double> FilterEntriesOf(const std::vector<LiveFile>& files,
+                                    FilterEntryRates* rates);
+
+// The share of the tree's keys inside the union of each group's files' key
+// ranges, in rank space as KeyShareInRange: group[i] is the group file i
+// belongs to, in [0, groups), or -1 for none. `entries` is indexed like
+// `files`.
+std::vector<double> GroupKeyShares(const std::vector<LiveFile>& files,
+                                   const std::vector<double>& entries,
+                                   const std::vector<int>& group, int groups);
 
 // The share of the tree's keys inside each file's key range, in rank space:
 // the files' ends, sorted, cut the key space into stretches, and each file's

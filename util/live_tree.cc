@@ -2,10 +2,13 @@
 // live_tree.h.
 #include "monkey/util/live_tree.h"
 
+#include <algorithm>
+
 namespace monkey {
 
 void LiveTree::Reset(std::vector<LiveFile> files) {
   std::map<uint64_t, LiveFile> live;
+  uint64_t newest = 0;
   for (LiveFile& file : files) {
     auto was = live_.find(file.number);
     auto made = created_.find(file.number);
@@ -19,9 +22,11 @@ void LiveTree::Reset(std::vector<LiveFile> files) {
       file.flushed = record->flushed;
     }
     if (made != created_.end()) created_.erase(made);
+    newest = std::max(newest, file.largest_seqno);
     live.emplace(file.number, std::move(file));
   }
   live_ = std::move(live);
+  newest_seqno_ = newest;
   all_changed_ = true;
   changed_.clear();
   consumed_.clear();
@@ -69,6 +74,7 @@ void LiveTree::FlushedIntoL0(uint64_t number) {
   created_.erase(made);
   file.level = 0;
   file.flushed = true;
+  file.largest_seqno = newest_seqno_ + 1;  // newer than every live file
   known_ = known_ && range_known;
   PutLive(number, std::move(file));
 }
@@ -79,6 +85,7 @@ void LiveTree::CompactionCompleted(
   jobs_.erase(key);
   if (!ok) return;
   std::unordered_map<uint64_t, LiveFile> moved;
+  uint64_t newest_input = 0;  // a new output's age: its newest input's
   for (uint64_t number : inputs) {
     auto it = live_.find(number);
     if (it == live_.end()) {
@@ -87,6 +94,7 @@ void LiveTree::CompactionCompleted(
       if (created_.erase(number) > 0) consumed_.insert(number);
       continue;
     }
+    newest_input = std::max(newest_input, it->second.largest_seqno);
     moved.emplace(number, std::move(it->second));
     EraseLive(number);
   }
@@ -98,6 +106,7 @@ void LiveTree::CompactionCompleted(
       file = std::move(was->second);  // a trivial move
     } else if (made != created_.end()) {
       file = std::move(made->second.first);
+      file.largest_seqno = newest_input;
       known_ = known_ && made->second.second;
       created_.erase(made);
     } else {
@@ -139,6 +148,7 @@ bool LiveTree::flushing() const {
 }
 
 void LiveTree::PutLive(uint64_t number, LiveFile file) {
+  newest_seqno_ = std::max(newest_seqno_, file.largest_seqno);
   live_[number] = std::move(file);
   NoteChanged(number);
 }
@@ -188,6 +198,11 @@ std::vector<LiveFile> LiveTree::Files() const {
   files.reserve(live_.size());
   for (const auto& [number, file] : live_) files.push_back(file);
   return files;
+}
+
+const LiveJob* LiveTree::Job(int key) const {
+  auto it = jobs_.find(key);
+  return it == jobs_.end() ? nullptr : &it->second;
 }
 
 std::vector<LiveJob> LiveTree::Jobs() const {

@@ -77,11 +77,14 @@ class LiveTree {
   // The live files and the jobs in flight, for ProjectLiveShape.
   std::vector<LiveFile> Files() const;
   std::vector<LiveJob> Jobs() const;
+  // The job in flight that `key` names; nullptr if none.
+  const LiveJob* Job(int key) const;
   size_t num_files() const { return live_.size(); }
 
  private:
   bool known_ = false;                 // read in full, and nothing unsure since
   std::map<uint64_t, LiveFile> live_;  // by number: snapshots in one order
+  uint64_t newest_seqno_ = 0;  // the largest LiveFile::largest_seqno seen
   // Files built and not yet live, with whether their range is known.
   std::unordered_map<uint64_t, std::pair<LiveFile, bool>> created_;
   // Files a completed compaction took before they were live here: a

@@ -93,6 +93,30 @@ TEST(LiveTreeTest, ACompactionReplacesItsInputsWithItsOutputs) {
   EXPECT_TRUE(tree.known());
 }
 
+// Files keep the order of their age, as a tiered tree orders its runs: a
+// full read's sequence numbers, a flushed file newer than every live one,
+// a compaction's output at its newest input's age, a trivial move at its
+// own.
+TEST(LiveTreeTest, FilesKeepTheOrderOfTheirAge) {
+  LiveTree tree;
+  LiveFile old_file = File(1, 0, 0, 99, 100), new_file = File(2, 0, 0, 99, 100);
+  old_file.largest_seqno = 40;
+  new_file.largest_seqno = 70;
+  tree.Reset({old_file, new_file});
+  LiveJob flush;
+  flush.flush = true;
+  tree.Began(1, flush);
+  tree.Created(1, File(3, -1, 0, 99, 100), true);
+  tree.FlushCompleted(1, 3, true);
+  tree.Began(2, Compaction(0, {1, 2}));
+  tree.Created(2, File(4, -1, 0, 99, 200), true);
+  tree.CompactionCompleted(2, {1, 2}, {{4, 0}}, true);
+  tree.CompactionCompleted(3, {3}, {{3, 1}}, true);  // trivial move
+  std::map<uint64_t, uint64_t> age;
+  for (const LiveFile& f : tree.Files()) age[f.number] = f.largest_seqno;
+  EXPECT_EQ(age, (std::map<uint64_t, uint64_t>{{3, 71}, {4, 70}}));
+}
+
 TEST(LiveTreeTest, AFailedCompactionMovesNothing) {
   LiveTree tree;
   tree.Reset({File(1, 0, 0, 99, 100), File(2, 1, 0, 99, 500)});
