@@ -12,6 +12,7 @@
 #include "monkey/util/live_plan.h"
 #include "monkey/util/live_shape.h"
 #include "monkey/util/monkey_bpk.h"
+#include "monkey/util/tiered_plan.h"
 
 namespace monkey {
 
@@ -40,5 +41,9 @@ int AverageMillibits(const MonkeyOptions& options, int level);
 LivePlanOptions LivePlanOptionsOf(const MonkeyOptions& options,
                                   const LevelSizing& sizing,
                                   const CacheLayout& cache = CacheLayout());
+
+// The tiered planner's options from the policy's (objective=io plans a
+// tiered tree as objective=fpr: the cache model is per level).
+TieredPlanOptions TieredPlanOptionsOf(const MonkeyOptions& options);
 
 }  // namespace monkey

@@ -11,6 +11,7 @@
 
 #include "monkey/table/level_plans.h"
 #include "monkey/table/monkey_options.h"
+#include "monkey/table/shape_listener.h"
 #include "monkey/util/filter_fpr_model.h"
 #include "monkey/util/live_plan.h"
 #include "rocksdb/env.h"
@@ -152,15 +153,22 @@ ROCKSDB_NAMESPACE::FilterBitsBuilder* MonkeyFilterPolicy::GetBuilderWithContext(
     const FilterBuildingContext& context) const {
   int level = context.level_at_creation;
   if (context.reason == TableFileCreationReason::kFlush) level = 0;
-  // The plans model leveled trees; other styles get the average budget,
-  // and under universal compaction last_level_filter=false leaves the
-  // bottommost sorted run unfiltered, as optimize_filters_for_hits does.
+  // Universal compaction: the bits of the sorted run the file belongs to.
+  // FIFO: the average budget, Monkey's plan for runs of one size that
+  // every lookup probes (docs/design.md#tiered-trees).
   if (context.compaction_style != ROCKSDB_NAMESPACE::kCompactionStyleLevel) {
     NoteTiered(context.column_family_name, context.compaction_style);
-    if (!options_.last_level_filter && context.is_bottommost &&
-        context.compaction_style ==
-            ROCKSDB_NAMESPACE::kCompactionStyleUniversal) {
-      return nullptr;
+    if (context.compaction_style ==
+        ROCKSDB_NAMESPACE::kCompactionStyleUniversal) {
+      const int millibits = TieredMillibits(context, level);
+      ROCKSDB_NAMESPACE::Log(
+          ROCKSDB_NAMESPACE::InfoLogLevel::DEBUG_LEVEL, context.info_log,
+          "[%s] monkey: SST of a sorted run at level %d "
+          "gets %.3f bits/key",
+          context.column_family_name.c_str(), level, millibits / 1000.0);
+      const FilterPolicy* builtin = BuiltinFor(level, millibits);
+      return builtin == nullptr ? nullptr
+                                : builtin->GetBuilderWithContext(context);
     }
     level = -1;
   }
@@ -231,6 +239,80 @@ MonkeyFilterPolicy::UnfedTree MonkeyFilterPolicy::UnfedTreeOf(
 ROCKSDB_NAMESPACE::FilterBitsReader* MonkeyFilterPolicy::GetFilterBitsReader(
     const ROCKSDB_NAMESPACE::Slice& contents) const {
   return reader_->GetFilterBitsReader(contents);
+}
+
+int MonkeyFilterPolicy::TieredMillibits(const FilterBuildingContext& context,
+                                        int level) const {
+  const std::string& cf = context.column_family_name;
+  // last_level_filter=false: the bottommost run has no filter, as
+  // optimize_filters_for_hits has it, whatever else is known.
+  const bool unfiltered = !options_.last_level_filter && context.is_bottommost;
+  const bool live = options_.shape == MonkeyOptions::Shape::kLive;
+  std::shared_ptr<const TieredJobPlan> plan;
+  if (live && (context.reason == TableFileCreationReason::kFlush ||
+               context.reason == TableFileCreationReason::kCompaction)) {
+    const BuildingFile& file = BuildingFileOnThisThread();
+    if (file.listener != nullptr && file.column_family == cf &&
+        file.reason == context.reason && FedBy(file.listener)) {
+      plan = file.listener->TieredPlanFor(cf, file.job_id);
+    }
+  }
+  // The plan's oldest run is RocksDB's bottommost, except a run alone (a
+  // flush is never bottommost): where they disagree the plan spent the
+  // budget on a tree other than the one RocksDB builds.
+  if (plan != nullptr && !options_.last_level_filter &&
+      plan->oldest != context.is_bottommost && plan->runs.runs.size() > 1) {
+    plan = nullptr;
+  }
+  if (plan != nullptr) return unfiltered ? 0 : plan->millibits;
+  if (live) {
+    ++tiered_fallbacks_;
+    bool first;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      first = tiered_warned_.insert(cf).second;
+    }
+    if (first) {
+      ROCKSDB_NAMESPACE::Log(
+          ROCKSDB_NAMESPACE::InfoLogLevel::WARN_LEVEL, context.info_log,
+          "[%s] monkey: a file under universal compaction gets the average "
+          "budget, %.3f bits/key, because the sorted run it builds is "
+          "unknown (%s); said once, counted in tiered_fallbacks()",
+          cf.c_str(), AverageMillibits(options_, level) / 1000.0,
+          !has_listener_ ? "no shape listener feeds the policy: see "
+                           "monkey::Install"
+          : context.reason != TableFileCreationReason::kFlush &&
+                  context.reason != TableFileCreationReason::kCompaction
+              ? "built outside a flush or compaction: WAL recovery, "
+                "SstFileWriter"
+              : "the listener heard of no such job, or its run is not "
+                "RocksDB's bottommost");
+    }
+  }
+  return unfiltered ? 0 : AverageMillibits(options_, level);
+}
+
+void MonkeyFilterPolicy::AddListener(ShapeListener* listener) const {
+  has_listener_ = true;
+  std::lock_guard<std::mutex> lock(mu_);
+  listeners_.insert(listener);
+}
+
+void MonkeyFilterPolicy::RemoveListener(ShapeListener* listener) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  listeners_.erase(listener);
+}
+
+bool MonkeyFilterPolicy::FedBy(ShapeListener* listener) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return listeners_.count(listener) > 0;
+}
+
+void MonkeyFilterPolicy::NoteTieredPlan(
+    const std::string& column_family,
+    std::shared_ptr<const TieredJobPlan> plan) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  tiered_plans_[column_family] = std::move(plan);
 }
 
 void MonkeyFilterPolicy::NoteTiered(

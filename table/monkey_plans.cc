@@ -17,6 +17,7 @@
 #include "monkey/util/monkey_bpk.h"
 #include "monkey/util/monkey_memory.h"
 #include "monkey/util/plan_format.h"
+#include "monkey/util/tiered_job.h"
 
 namespace monkey {
 namespace {
@@ -48,6 +49,16 @@ LivePlanOptions LivePlanOptionsOf(const MonkeyOptions& options,
   if (options.cache_bytes > 0) live.cache.cache_bytes = options.cache_bytes;
   live.cache.read_latency_bytes = options.read_latency_bytes;
   return live;
+}
+
+TieredPlanOptions TieredPlanOptionsOf(const MonkeyOptions& options) {
+  TieredPlanOptions tiered;
+  tiered.bits_per_key = options.bits_per_key;
+  tiered.filter = options.filter;
+  tiered.last_level_filter = options.last_level_filter;
+  tiered.objective = options.objective;
+  tiered.max_sum_fpr = options.max_sum_fpr;
+  return tiered;
 }
 
 std::shared_ptr<const MonkeyFilterPolicy::LevelPlans>
@@ -154,17 +165,34 @@ std::string MonkeyFilterPolicy::PlanToString(
       // What GetBuilderWithContext builds there, not a leveled plan.
       const bool universal =
           tiered->second == ROCKSDB_NAMESPACE::kCompactionStyleUniversal;
-      char line[256];
+      auto plan = tiered_plans_.find(column_family);
+      char line[320];
+      if (universal && plan != tiered_plans_.end()) {
+        snprintf(line, sizeof(line),
+                 "monkey plan (universal compaction, the sorted runs of "
+                 "column family '%s' as its last planned job leaves them): "
+                 "%g bits/key, filter %s, %zu runs; %llu files so far at "
+                 "the average budget, their run unknown\n",
+                 column_family.c_str(), options_.bits_per_key,
+                 FilterNameOf(options_.filter).c_str(),
+                 plan->second->runs.runs.size(),
+                 static_cast<unsigned long long>(tiered_fallbacks_.load()));
+        return line + FormatTieredJobPlan(*plan->second);
+      }
       snprintf(line, sizeof(line),
                "monkey plan (%s compaction, as column family '%s' last "
                "built a file): every file gets the average budget, %.3f "
-               "bits/key%s; the per-level plan is for leveled trees\n",
+               "bits/key%s%s\n",
                universal ? "universal" : "FIFO", column_family.c_str(),
                AverageMillibits(options_, -1) / 1000.0,
                universal && !options_.last_level_filter
                    ? ", and the bottommost sorted run no filter "
                      "(last_level_filter=false)"
-                   : "");
+                   : "",
+               universal ? ", until a shape listener plans a job's sorted run"
+                         : "; FIFO's runs are alike and every lookup probes "
+                           "them all, which is where uniform bits are "
+                           "Monkey's optimum");
       return line;
     }
   }

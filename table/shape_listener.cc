@@ -13,6 +13,7 @@
 #endif
 
 #include "monkey/table/key_range_collector.h"
+#include "monkey/table/level_plans.h"
 #include "monkey/util/level_sizing.h"
 #include "monkey/util/sst_file_name.h"
 // Cache's definition (GetCapacity): rocksdb/cache.h up to 8.0; from 8.1 on
@@ -39,6 +40,14 @@ LiveFile DescribeFile(const ROCKSDB_NAMESPACE::SstFileMetaData& meta,
   file.largest_seqno = meta.largest_seqno;
   return file;
 }
+
+namespace {
+
+thread_local BuildingFile building_file;
+
+}  // namespace
+
+const BuildingFile& BuildingFileOnThisThread() { return building_file; }
 
 namespace {
 
@@ -113,12 +122,12 @@ void EraseShapeListeners(
 
 ShapeListener::ShapeListener(std::shared_ptr<const MonkeyFilterPolicy> policy)
     : policy_(std::move(policy)) {
-  policy_->has_listener_ = true;
+  policy_->AddListener(this);
 }
 
 ShapeListener::ShapeListener(PolicyMap by_column_family)
     : by_cf_(std::move(by_column_family)) {
-  for (const auto& [cf, policy] : by_cf_) policy->has_listener_ = true;
+  for (const auto& [cf, policy] : by_cf_) policy->AddListener(this);
 }
 
 bool ShapeListener::Feeds(const ROCKSDB_NAMESPACE::FilterPolicy* policy) const {
@@ -137,6 +146,11 @@ const MonkeyFilterPolicy* ShapeListener::PolicyFor(
 }
 
 ShapeListener::~ShapeListener() {
+  // The policies outlive their listeners (they hold them): a builder that
+  // finds this listener in a BuildingFile record after this no longer
+  // asks it.
+  if (policy_ != nullptr) policy_->RemoveListener(this);
+  for (const auto& [cf, policy] : by_cf_) policy->RemoveListener(this);
   {
     std::lock_guard<std::mutex> lock(mu_);
     stop_ = true;
@@ -175,6 +189,7 @@ void ShapeListener::OnFlushBegin(ROCKSDB_NAMESPACE::DB* db,
 
 void ShapeListener::OnFlushCompleted(
     ROCKSDB_NAMESPACE::DB*, const ROCKSDB_NAMESPACE::FlushJobInfo& info) {
+  EndTieredJob(info.cf_name, info.job_id);  // before mu_: see TieredPlanFor
   std::lock_guard<std::mutex> lock(mu_);
   const auto& props = info.table_properties;
   last_flush_entries_[info.cf_name] = static_cast<double>(props.num_entries);
@@ -220,6 +235,7 @@ void ShapeListener::OnCompactionBegin(
 void ShapeListener::OnCompactionCompleted(
     ROCKSDB_NAMESPACE::DB* db,
     const ROCKSDB_NAMESPACE::CompactionJobInfo& info) {
+  EndTieredJob(info.cf_name, info.job_id);  // before mu_: see TieredPlanFor
   std::lock_guard<std::mutex> lock(mu_);
   std::vector<uint64_t> inputs;
   for (const auto& input : info.input_file_infos) {
@@ -252,6 +268,62 @@ void ShapeListener::OnExternalFileIngested(
     ROCKSDB_NAMESPACE::DB* db,
     const ROCKSDB_NAMESPACE::ExternalFileIngestionInfo&) {
   Refresh(db);
+}
+
+void ShapeListener::OnTableFileCreationStarted(
+    const ROCKSDB_NAMESPACE::TableFileCreationBriefInfo& info) {
+  // A string's copy per file, and nothing else: the policy asks for the
+  // job's plan only under universal compaction.
+  building_file.listener = this;
+  building_file.column_family = info.cf_name;
+  building_file.job_id = info.job_id;
+  building_file.reason = info.reason;
+}
+
+std::shared_ptr<const TieredJobPlan> ShapeListener::TieredPlanFor(
+    const std::string& column_family, int job_id) {
+  const MonkeyFilterPolicy* policy = PolicyFor(column_family);
+  if (policy == nullptr) return nullptr;
+  std::lock_guard<std::mutex> plan_lock(tiered_mu_);
+  const auto key = std::make_pair(column_family, job_id);
+  auto it = tiered_jobs_.find(key);
+  if (it != tiered_jobs_.end()) return it->second;
+  // The tree and the job under mu_, the plan without it: a universal
+  // tree holds few files (one a run in L0, a run's target-size files
+  // below), and the copy is made once per job, on its thread, before its
+  // first file. Lock order: tiered_mu_, then mu_ (the job-end callbacks
+  // drop their plans before they take mu_).
+  std::vector<LiveFile> files;
+  LiveJob job;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto tree = trees_.find(column_family);
+    if (tree == trees_.end() || !tree->second.known()) return nullptr;
+    const LiveJob* in_flight = tree->second.Job(job_id);
+    if (in_flight == nullptr) return nullptr;
+    job = *in_flight;
+    files = tree->second.Files();
+    // A failed flush has no end callback: its plan goes here.
+    for (auto old = tiered_jobs_.begin(); old != tiered_jobs_.end();) {
+      auto other = trees_.find(old->first.first);
+      const bool done = other == trees_.end() ||
+                        other->second.Job(old->first.second) == nullptr;
+      old = done ? tiered_jobs_.erase(old) : std::next(old);
+    }
+  }
+  auto plan = std::make_shared<TieredJobPlan>();
+  if (!PlanTieredJob(files, job, TieredPlanOptionsOf(policy->options()),
+                     plan.get())) {
+    return nullptr;
+  }
+  policy->NoteTieredPlan(column_family, plan);
+  tiered_jobs_[key] = plan;
+  return plan;
+}
+
+void ShapeListener::EndTieredJob(const std::string& column_family, int job_id) {
+  std::lock_guard<std::mutex> lock(tiered_mu_);
+  tiered_jobs_.erase({column_family, job_id});
 }
 
 void ShapeListener::OnTableFileCreated(

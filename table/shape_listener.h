@@ -62,6 +62,7 @@
 #include "monkey/util/live_shape.h"
 #include "monkey/util/live_tree.h"
 #include "monkey/util/shape_drift.h"
+#include "monkey/util/tiered_job.h"
 #include "rocksdb/cache.h"
 #include "rocksdb/listener.h"
 #include "rocksdb/metadata.h"
@@ -81,6 +82,27 @@ LiveFile DescribeFile(const ROCKSDB_NAMESPACE::SstFileMetaData& meta,
 void EraseShapeListeners(
     std::vector<std::shared_ptr<ROCKSDB_NAMESPACE::EventListener>>* listeners,
     const ROCKSDB_NAMESPACE::FilterPolicy* policy);
+
+class ShapeListener;
+
+// The table file the calling thread is about to build, as the last
+// OnTableFileCreationStarted on it said: RocksDB calls it on the thread
+// that then creates the file's table builder, and so the builder's filter
+// policy, just before it (BuildTable for flushes,
+// CompactionJob::OpenCompactionOutputFile for each output of each
+// subcompaction; 7.8.3 to 11.x). It is how a filter policy learns which
+// job -- and so which sorted run -- it builds for, which
+// FilterBuildingContext does not say. `listener` is only compared and
+// looked up by the policy it feeds, never dereferenced before that: the
+// record outlives the job.
+struct BuildingFile {
+  ShapeListener* listener = nullptr;
+  std::string column_family;
+  int job_id = -1;
+  ROCKSDB_NAMESPACE::TableFileCreationReason reason =
+      ROCKSDB_NAMESPACE::TableFileCreationReason::kMisc;
+};
+const BuildingFile& BuildingFileOnThisThread();
 
 class ShapeListener : public ROCKSDB_NAMESPACE::EventListener {
  public:
@@ -111,6 +133,8 @@ class ShapeListener : public ROCKSDB_NAMESPACE::EventListener {
   void OnExternalFileIngested(
       ROCKSDB_NAMESPACE::DB* db,
       const ROCKSDB_NAMESPACE::ExternalFileIngestionInfo& info) override;
+  void OnTableFileCreationStarted(
+      const ROCKSDB_NAMESPACE::TableFileCreationBriefInfo& info) override;
   void OnTableFileCreated(
       const ROCKSDB_NAMESPACE::TableFileCreationInfo& info) override;
   void OnTableFileDeleted(
@@ -125,6 +149,16 @@ class ShapeListener : public ROCKSDB_NAMESPACE::EventListener {
   // plans before it returns. An engine's thread calls it (RefreshShape
   // after DB::Open), as does ingestion.
   void Refresh(ROCKSDB_NAMESPACE::DB* db);
+
+  // Under universal compaction: the plan of job `job_id` of
+  // `column_family` for the sorted run it builds (util/tiered_job.h), made
+  // at the job's first file from the tree and the job as the events left
+  // them, and kept until the job ends, so that every file of the job gets
+  // its run's bits. nullptr where the job or the tree is unknown (no begin
+  // event: a recovery flush; a file no event described) or there is
+  // nothing to plan.
+  std::shared_ptr<const TieredJobPlan> TieredPlanFor(
+      const std::string& column_family, int job_id);
 
   // Waits until every column family marked for a new plan has it.
   void WaitForPlans();
@@ -231,6 +265,13 @@ class ShapeListener : public ROCKSDB_NAMESPACE::EventListener {
   bool hurry_ = false;  // WaitForPlans is waiting: no pause between plans
   bool stop_ = false;
   std::atomic<uint64_t> full_reads_{0}, plans_{0};
+  // Tiered jobs' plans, by column family and job id, from a job's first
+  // file to its end (TieredPlanFor). tiered_mu_ is held while one is made,
+  // so that subcompactions starting together plan their job once.
+  std::mutex tiered_mu_;
+  std::map<std::pair<std::string, int>, std::shared_ptr<const TieredJobPlan>>
+      tiered_jobs_;
+  void EndTieredJob(const std::string& column_family, int job_id);
 };
 
 }  // namespace monkey

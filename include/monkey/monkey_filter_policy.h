@@ -111,6 +111,8 @@ struct MonkeyOptions {
 struct LiveLevel;
 struct LevelSizing;
 struct CacheLayout;
+struct TieredJobPlan;
+class ShapeListener;
 
 class MonkeyFilterPolicy : public ROCKSDB_NAMESPACE::FilterPolicy {
  public:
@@ -148,9 +150,19 @@ class MonkeyFilterPolicy : public ROCKSDB_NAMESPACE::FilterPolicy {
   // Whether a file built at `level` (0 for flushes) is a Ribbon filter.
   bool BuildsRibbon(int level) const;
 
+  // Files built under universal compaction (shape=live) at the average
+  // budget because the sorted run they build was unknown: no shape listener
+  // feeds the policy, the listener heard of no job for the file (a flush while
+  // DB::Open recovers the WAL, SstFileWriter, ingestion), or the job's run
+  // and RocksDB's bottommost disagree under last_level_filter=false. The
+  // info LOG says so once per column family, and PlanToString gives the
+  // count. FIFO trees are not counted: the budget is their plan.
+  uint64_t tiered_fallbacks() const { return tiered_fallbacks_; }
+
   // The plan as a table (per level: bits per key, predicted FPR, share of
   // keys): the live plan of `column_family` if there is one, else the
-  // static plan for num_levels levels.
+  // static plan for num_levels levels. Under universal compaction: the
+  // sorted runs the last job planned for, with its run marked.
   std::string PlanToString(
       int num_levels, const std::string& column_family =
                           ROCKSDB_NAMESPACE::kDefaultColumnFamilyName) const;
@@ -209,6 +221,21 @@ class MonkeyFilterPolicy : public ROCKSDB_NAMESPACE::FilterPolicy {
   };
   UnfedTree UnfedTreeOf(const std::string& column_family) const;
 
+  // The listeners feeding this policy, which a builder may ask for its
+  // job's plan (BuildingFileOnThisThread names one).
+  void AddListener(ShapeListener* listener) const;
+  void RemoveListener(ShapeListener* listener) const;
+  bool FedBy(ShapeListener* listener) const;
+  // Universal compaction: the millibits of the sorted run `context`'s file
+  // belongs to, from its job's plan; the average budget (counted in
+  // tiered_fallbacks) where the run is unknown. 0: no filter.
+  int TieredMillibits(const ROCKSDB_NAMESPACE::FilterBuildingContext& context,
+                      int level) const;
+  // The last tiered plan a listener made for `column_family`, for
+  // PlanToString.
+  void NoteTieredPlan(const std::string& column_family,
+                      std::shared_ptr<const TieredJobPlan> plan) const;
+
   struct LevelPlans;
   void NoteTiered(const std::string& column_family,
                   ROCKSDB_NAMESPACE::CompactionStyle style) const;
@@ -241,6 +268,11 @@ class MonkeyFilterPolicy : public ROCKSDB_NAMESPACE::FilterPolicy {
   // Column families last seen building a file under universal or FIFO
   // compaction, and that style: PlanToString says what they get.
   mutable std::map<std::string, ROCKSDB_NAMESPACE::CompactionStyle> tiered_;
+  mutable std::set<ShapeListener*> listeners_;
+  mutable std::map<std::string, std::shared_ptr<const TieredJobPlan>>
+      tiered_plans_;
+  mutable std::atomic<uint64_t> tiered_fallbacks_{0};
+  mutable std::set<std::string> tiered_warned_;
   // Live plans by column family, replaced whole by UpdateLiveShape.
   mutable std::map<std::string, std::shared_ptr<const LevelPlans>> live_plans_;
   // Built-in policies by (Ribbon?, RocksDB setting in millibits). They live

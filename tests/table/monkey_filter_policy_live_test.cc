@@ -3,6 +3,7 @@
 // them, and filter=auto's Bloom at L0 and Ribbon below in a real RocksDB.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -249,6 +250,247 @@ TEST(MonkeyFilterPolicyLiveTest, AutoBuildsBloomForL0AndRibbonBelow) {
                   .ok());
   check(4, /*ribbon=*/true);
   ExpectAllKeysFound(db.get(), 60000);
+}
+
+// Universal compaction under Install: manual flushes and compactions, so
+// that each job and the tree it leaves are known.
+ROCKSDB_NAMESPACE::Options UniversalOptions(const std::string& filter_uri,
+                                            int num_levels) {
+  ROCKSDB_NAMESPACE::Options options = TreeOptions("");
+  options.compaction_style = ROCKSDB_NAMESPACE::kCompactionStyleUniversal;
+  options.num_levels = num_levels;
+  options.disable_auto_compactions = true;
+  options.write_buffer_size = 16 << 20;       // flushes only when asked
+  options.target_file_size_base = 256 << 10;  // runs below L0: many files
+  options.max_subcompactions = 2;
+  // Once auto compactions are on, four runs merge those of about one size
+  // (the default size ratio's 1% is too tight for flushes of equal keys).
+  options.level0_file_num_compaction_trigger = 4;
+  options.compaction_options_universal.size_ratio = 10;
+  EXPECT_TRUE(Install(filter_uri, &options).ok());
+  return options;
+}
+
+struct Sst {
+  int level;
+  std::string name;
+  uint64_t entries, filter_bytes;
+};
+
+// The live SSTs, newest file first.
+std::vector<Sst> Ssts(ROCKSDB_NAMESPACE::DB* db) {
+  std::vector<ROCKSDB_NAMESPACE::LiveFileMetaData> files;
+  db->GetLiveFilesMetaData(&files);
+  ROCKSDB_NAMESPACE::TablePropertiesCollection props;
+  EXPECT_TRUE(db->GetPropertiesOfAllTables(&props).ok());
+  std::sort(files.begin(), files.end(), [](const auto& a, const auto& b) {
+    return a.file_number > b.file_number;
+  });
+  std::vector<Sst> out;
+  for (const auto& f : files) {
+    const auto& p = props.at(f.db_path + f.name);
+    out.push_back({f.level, f.name, p->num_entries, p->filter_size});
+  }
+  return out;
+}
+
+void PutKeys(ROCKSDB_NAMESPACE::DB* db, int n, bool (*take)(int)) {
+  for (int i = 0; i < n; ++i) {
+    if (take(i)) ASSERT_TRUE(db->Put({}, Key(i), "v").ok());
+  }
+}
+
+// Each sorted run's files get the bits its job's plan gave the run: a big
+// oldest run the budget while it is alone, each small flush over the whole
+// key space more (every lookup probes it, and it holds few keys), a merge
+// of the flushes the same bits in all its files. Not the average budget
+// for every file, as before.
+TEST(MonkeyFilterPolicyLiveTest, UniversalRunsGetTheirJobsBits) {
+  constexpr int kKeys = 200000;
+  for (const int num_levels : {7, 1}) {
+    SCOPED_TRACE("num_levels=" + std::to_string(num_levels));
+    test::TempDir dir;
+    ROCKSDB_NAMESPACE::Options options =
+        UniversalOptions("monkey:10", num_levels);
+    const auto& monkey =
+        AsMonkey(*options.table_factory
+                      ->GetOptions<ROCKSDB_NAMESPACE::BlockBasedTableOptions>()
+                      ->filter_policy);
+    auto db = test::OpenOrDie(options, dir.path());
+    PutKeys(db.get(), kKeys, [](int i) { return i % 10 != 0; });
+    ASSERT_TRUE(db->Flush({}).ok());
+    ASSERT_TRUE(db->CompactRange({}, nullptr, nullptr).ok());
+    auto plan = MonkeyFilterPolicyPeer::TieredPlanOf(monkey, "default");
+    ASSERT_NE(plan, nullptr);
+    ASSERT_EQ(plan->runs.runs.size(), 1u);
+    const int budget = plan->millibits;
+    EXPECT_EQ(budget, 10000);
+    for (const Sst& f : Ssts(db.get())) {
+      EXPECT_EQ(f.level, num_levels - 1) << f.name;
+      EXPECT_EQ(f.filter_bytes, BloomFilterBytes(f.entries, budget)) << f.name;
+    }
+    // Three small runs, each over the whole key space.
+    int flush_bits = 0;
+    for (int r = 0; r < 3; ++r) {
+      for (int i = 0; i < kKeys; i += 10) {
+        if ((i / 10) % 3 == r) ASSERT_TRUE(db->Put({}, Key(i), "v").ok());
+      }
+      ASSERT_TRUE(db->Flush({}).ok());
+      plan = MonkeyFilterPolicyPeer::TieredPlanOf(monkey, "default");
+      ASSERT_NE(plan, nullptr);
+      EXPECT_EQ(plan->runs.building, 0);
+      EXPECT_EQ(plan->runs.runs.size(), static_cast<size_t>(r + 2));
+      // The first is planned at the size of the flush before it (the
+      // listener's estimate of a flush), the big run's: about the budget.
+      if (r > 0) EXPECT_GT(plan->millibits, 12000) << r;
+      const Sst newest = Ssts(db.get())[0];
+      EXPECT_EQ(newest.level, 0);
+      EXPECT_EQ(newest.filter_bytes,
+                BloomFilterBytes(newest.entries, plan->millibits))
+          << r;
+      flush_bits = plan->millibits;
+    }
+    // Universal compaction merges the three flushes -- four runs reach
+    // the trigger, and the oldest is far larger than they are -- into one
+    // run at their place; all its files get its bits, fewer than a
+    // flush's (it is three times larger).
+    ASSERT_TRUE(db->SetOptions({{"disable_auto_compactions", "false"}}).ok());
+    WaitForCompactions(db.get());
+    plan = MonkeyFilterPolicyPeer::TieredPlanOf(monkey, "default");
+    ASSERT_NE(plan, nullptr);
+    EXPECT_EQ(monkey.tiered_fallbacks(), 0u);
+    ASSERT_EQ(plan->runs.runs.size(), 2u);
+    EXPECT_EQ(plan->runs.building, 0);
+    EXPECT_GT(plan->millibits, budget);
+    EXPECT_LT(plan->millibits, flush_bits);
+    int merged = 0;
+    for (const Sst& f : Ssts(db.get())) {
+      // The merged run: at L5, above the oldest at L6; or with one level
+      // the L0 file smaller than the oldest (L0 files are not split).
+      if (num_levels > 1 ? f.level != num_levels - 2 : f.entries > kKeys / 2) {
+        continue;
+      }
+      ++merged;
+      EXPECT_EQ(f.filter_bytes, BloomFilterBytes(f.entries, plan->millibits))
+          << f.name;
+    }
+    EXPECT_GE(merged, 1);
+    const std::string table = monkey.PlanToString(num_levels, "default");
+    EXPECT_NE(table.find("universal compaction, the sorted runs"),
+              std::string::npos)
+        << table;
+    EXPECT_NE(table.find("<- this job"), std::string::npos) << table;
+    ExpectAllKeysFound(db.get(), kKeys);
+  }
+}
+
+// last_level_filter=false: RocksDB's bottommost run gets no filter, and
+// the runs above are planned without its keys; every file is planned.
+TEST(MonkeyFilterPolicyLiveTest, UniversalBottommostRunHasNoFilterWithoutLlf) {
+  constexpr int kKeys = 100000;
+  test::TempDir dir;
+  ROCKSDB_NAMESPACE::Options options =
+      UniversalOptions("id=monkey;bits_per_key=10;last_level_filter=false", 7);
+  const auto& monkey =
+      AsMonkey(*options.table_factory
+                    ->GetOptions<ROCKSDB_NAMESPACE::BlockBasedTableOptions>()
+                    ->filter_policy);
+  auto db = test::OpenOrDie(options, dir.path());
+  PutKeys(db.get(), kKeys, [](int i) { return i % 2 == 0; });
+  ASSERT_TRUE(db->Flush({}).ok());
+  // The first flush is a run alone, and RocksDB filters it: the budget.
+  EXPECT_EQ(Ssts(db.get())[0].filter_bytes,
+            BloomFilterBytes(Ssts(db.get())[0].entries, 10000));
+  ASSERT_TRUE(db->CompactRange({}, nullptr, nullptr).ok());
+  for (const Sst& f : Ssts(db.get())) {
+    EXPECT_EQ(f.level, 6);
+    EXPECT_EQ(f.filter_bytes, 0u) << f.name;
+  }
+  for (int r = 0; r < 2; ++r) {
+    for (int i = 1 + 2 * r; i < kKeys; i += 4) {
+      ASSERT_TRUE(db->Put({}, Key(i), "v").ok());
+    }
+    ASSERT_TRUE(db->Flush({}).ok());
+    auto plan = MonkeyFilterPolicyPeer::TieredPlanOf(monkey, "default");
+    ASSERT_NE(plan, nullptr);
+    const Sst newest = Ssts(db.get())[0];
+    EXPECT_GT(plan->millibits, 0);
+    EXPECT_EQ(newest.filter_bytes,
+              BloomFilterBytes(newest.entries, plan->millibits));
+  }
+  EXPECT_EQ(monkey.tiered_fallbacks(), 0u);
+  ExpectAllKeysFound(db.get(), kKeys);
+}
+
+// A job the listener hears nothing of -- CompactFiles has no
+// OnCompactionBegin (RocksDB 7.8.3 to 9.11) -- builds the average budget,
+// and is counted and logged, not planned for a run it does not know.
+TEST(MonkeyFilterPolicyLiveTest, AnUnknownUniversalJobGetsTheBudgetAndSaysSo) {
+  test::TempDir dir;
+  ROCKSDB_NAMESPACE::Options options = UniversalOptions("monkey:10", 7);
+  const auto& monkey =
+      AsMonkey(*options.table_factory
+                    ->GetOptions<ROCKSDB_NAMESPACE::BlockBasedTableOptions>()
+                    ->filter_policy);
+  std::vector<std::string> flushed;
+  {
+    auto db = test::OpenOrDie(options, dir.path());
+    for (int r = 0; r < 2; ++r) {
+      PutKeys(
+          db.get(), 40000,
+          r == 0 ? [](int i) { return i % 2 == 0; }
+                 : [](int i) { return i % 2 == 1; });
+      ASSERT_TRUE(db->Flush({}).ok());
+      flushed.push_back(Ssts(db.get())[0].name);
+    }
+    EXPECT_EQ(monkey.tiered_fallbacks(), 0u);
+    ASSERT_TRUE(db->CompactFiles({}, flushed, 6).ok());
+    const std::vector<Sst> files = Ssts(db.get());
+    ASSERT_FALSE(files.empty());
+    for (const Sst& f : files) {
+      EXPECT_EQ(f.level, 6);
+      EXPECT_EQ(f.filter_bytes, BloomFilterBytes(f.entries, 10000)) << f.name;
+    }
+    EXPECT_EQ(monkey.tiered_fallbacks(), files.size());
+    EXPECT_NE(monkey.PlanToString(7, "default")
+                  .find(std::to_string(files.size()) +
+                        " files so far at the average budget"),
+              std::string::npos);
+    ExpectAllKeysFound(db.get(), 40000);
+  }
+  std::ifstream in(dir.path() + "/LOG");
+  std::stringstream log;
+  log << in.rdbuf();
+  EXPECT_NE(log.str().find("because the sorted run it builds is unknown"),
+            std::string::npos);
+}
+
+// FIFO: every file is a run of about one size and every absent-key lookup
+// probes them all, so the budget everywhere is Monkey's plan; nothing is
+// counted as a fallback.
+TEST(MonkeyFilterPolicyLiveTest, FifoFilesGetTheBudget) {
+  test::TempDir dir;
+  ROCKSDB_NAMESPACE::Options options = TreeOptions("");
+  options.compaction_style = ROCKSDB_NAMESPACE::kCompactionStyleFIFO;
+  options.write_buffer_size = 16 << 20;
+  ASSERT_TRUE(Install("monkey:7", &options).ok());
+  const auto& monkey =
+      AsMonkey(*options.table_factory
+                    ->GetOptions<ROCKSDB_NAMESPACE::BlockBasedTableOptions>()
+                    ->filter_policy);
+  auto db = test::OpenOrDie(options, dir.path());
+  for (int r = 0; r < 3; ++r) {
+    PutKeys(db.get(), 30000, [](int i) { return i % 3 == 0; });
+    ASSERT_TRUE(db->Flush({}).ok());
+  }
+  const std::vector<Sst> files = Ssts(db.get());
+  ASSERT_EQ(files.size(), 3u);
+  for (const Sst& f : files) {
+    EXPECT_EQ(f.filter_bytes, BloomFilterBytes(f.entries, 7000)) << f.name;
+  }
+  EXPECT_EQ(monkey.tiered_fallbacks(), 0u);
+  EXPECT_NE(monkey.PlanToString(7, "default").find("FIFO compaction"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -329,6 +329,7 @@ TEST(MonkeyFilterPolicyTest, UniversalCompactionGetsTheAverageBudget) {
     ROCKSDB_NAMESPACE::TablePropertiesCollection props;
     ASSERT_TRUE(db->GetPropertiesOfAllTables(&props).ok());
     ASSERT_GE(props.size(), 2u);
+    const size_t flushed = props.size();
     for (const auto& [path, p] : props) {
       EXPECT_EQ(p->filter_size, BloomFilterBytes(p->num_entries, 7000))
           << path;  // flushes: not the bottommost run
@@ -354,6 +355,14 @@ TEST(MonkeyFilterPolicyTest, UniversalCompactionGetsTheAverageBudget) {
     EXPECT_EQ(plan.find("bottommost sorted run no filter") != std::string::npos,
               !last_level_filter)
         << plan;
+    // No listener: every file's run is unknown, and counted: the flushes'
+    // and the merge's.
+    EXPECT_EQ(
+        AsMonkey(*options.table_factory
+                      ->GetOptions<ROCKSDB_NAMESPACE::BlockBasedTableOptions>()
+                      ->filter_policy)
+            .tiered_fallbacks(),
+        flushed + 1);
   }
 }
 

@@ -8,6 +8,7 @@
 #include "monkey/monkey_filter_policy.h"
 #include "monkey/util/level_sizing.h"
 #include "monkey/util/live_shape.h"
+#include "monkey/util/tiered_job.h"
 
 namespace monkey {
 
@@ -32,6 +33,14 @@ class MonkeyFilterPolicyPeer {
                         const ROCKSDB_NAMESPACE::FilterBuildingContext& context,
                         int level) {
     policy.NoteUnfedBuild(context, level);
+  }
+  // The tiered plan a listener made last for `column_family`; nullptr if
+  // none.
+  static std::shared_ptr<const TieredJobPlan> TieredPlanOf(
+      const MonkeyFilterPolicy& policy, const std::string& column_family) {
+    std::lock_guard<std::mutex> lock(policy.mu_);
+    auto it = policy.tiered_plans_.find(column_family);
+    return it == policy.tiered_plans_.end() ? nullptr : it->second;
   }
   // How many live shapes the policy has been given.
   static uint64_t LiveUpdates(const MonkeyFilterPolicy& policy) {
