@@ -19,7 +19,8 @@
 // the budget nor makes up for what older runs hold, which would spread
 // bits unevenly (the FPR is convex in the bits). Only where the tree with
 // the new runs at that price strays past the band (price_search.h) does
-// the price move, by at most kMaxCorrection, to bring it back to the edge.
+// the price move, by at most kTieredMaxCorrection (tiered_plan.cc says why
+// it is wider than the leveled plan's), to bring it back to the edge.
 #pragma once
 
 #include <vector>

@@ -101,8 +101,10 @@ TEST(TieredPlanTest, ANewRunGetsTheBitsOfItsSizeAtThePrice) {
 }
 
 // Runs that stay over the budget by 30% (built under an earlier plan): the
-// new run is built at fewer bits to bring the tree back, but no fewer than
-// a tree at 10% under the budget would give it.
+// new run is built at fewer bits to bring the tree back -- fewer than a
+// tree at 10% under the budget would give it, the leveled plan's bound,
+// which left universal trees 6.5-8.3% over the budget -- but no fewer than
+// a tree at 50% under it would (kTieredMaxCorrection).
 TEST(TieredPlanTest, RunsOverTheBudgetLowerTheNewRunsBitsWithinABound) {
   std::vector<SortedRun> runs = Doubling(false);
   runs[0].building = true;
@@ -113,11 +115,16 @@ TEST(TieredPlanTest, RunsOverTheBudgetLowerTheNewRunsBitsWithinABound) {
   ASSERT_TRUE(PlanTieredTree(runs, {}, &plan));
   TieredPlan unbound;
   ASSERT_TRUE(PlanTieredTree(Doubling(true), {}, &unbound));
+  TieredPlanOptions leveled_bound;
+  leveled_bound.bits_per_key = 9;
+  TieredPlan ten_percent;
+  ASSERT_TRUE(PlanTieredTree(Doubling(true), leveled_bound, &ten_percent));
   TieredPlanOptions tight;
-  tight.bits_per_key = 9;
+  tight.bits_per_key = 5;
   TieredPlan bound;
   ASSERT_TRUE(PlanTieredTree(Doubling(true), tight, &bound));
   EXPECT_LT(plan.millibits[0], unbound.millibits[0]);
+  EXPECT_LT(plan.millibits[0], ten_percent.millibits[0]);
   EXPECT_GE(plan.millibits[0], bound.millibits[0]);
   EXPECT_GT(plan.bits_per_key, 10);  // the sunk runs' bits stay spent
 }
