@@ -16,6 +16,7 @@
 #include "monkey/tests/table/policy_test_util.h"
 #include "monkey/tests/test_util.h"
 #include "monkey/util/live_shape.h"
+#include "monkey/util/price_search.h"
 #include "rocksdb/db.h"
 #include "rocksdb/table.h"
 
@@ -302,9 +303,9 @@ void PutKeys(ROCKSDB_NAMESPACE::DB* db, int n, bool (*take)(int)) {
 
 // Each sorted run's files get the bits its job's plan gave the run: a big
 // oldest run the budget while it is alone, each small flush over the whole
-// key space more (every lookup probes it, and it holds few keys), a merge
-// of the flushes the same bits in all its files. Not the average budget
-// for every file, as before.
+// key space more (every lookup probes it, and it holds few keys) while the
+// tree stays within the budget's band, a merge of the flushes the same bits
+// in all its files. Not the average budget for every file.
 TEST(MonkeyFilterPolicyLiveTest, UniversalRunsGetTheirJobsBits) {
   constexpr int kKeys = 200000;
   for (const int num_levels : {7, 1}) {
@@ -329,7 +330,11 @@ TEST(MonkeyFilterPolicyLiveTest, UniversalRunsGetTheirJobsBits) {
       EXPECT_EQ(f.level, num_levels - 1) << f.name;
       EXPECT_EQ(f.filter_bytes, BloomFilterBytes(f.entries, budget)) << f.name;
     }
-    // Three small runs, each over the whole key space.
+    // Three small runs, each over the whole key space. The tree's bits per
+    // key once a job is done stay within the band above the budget: the
+    // big run keeps the budget it got alone, so the flushes' extra bits
+    // are over it, and the third flush is held to the band's edge.
+    const double most_bits_per_key = budget / 1000.0 * (1 + kOverBand);
     int flush_bits = 0;
     for (int r = 0; r < 3; ++r) {
       for (int i = 0; i < kKeys; i += 10) {
@@ -342,18 +347,29 @@ TEST(MonkeyFilterPolicyLiveTest, UniversalRunsGetTheirJobsBits) {
       EXPECT_EQ(plan->runs.runs.size(), static_cast<size_t>(r + 2));
       // The first is planned at the size of the flush before it (the
       // listener's estimate of a flush), the big run's: about the budget.
-      if (r > 0) EXPECT_GT(plan->millibits, 12000) << r;
+      // The second at its own size, the tree inside the band: far more.
+      // The third would take the tree past the band: it gets what is left
+      // there, still more than the big run.
+      if (r == 1) EXPECT_GT(plan->millibits, 12000);
+      if (r == 2) {
+        EXPECT_GT(plan->millibits, budget);
+        EXPECT_LT(plan->millibits, flush_bits);
+        EXPECT_NEAR(plan->plan.bits_per_key, most_bits_per_key, 0.01);
+      }
+      // 0.01: the estimate of the first flush's size.
+      EXPECT_LE(plan->plan.bits_per_key, most_bits_per_key + 0.01) << r;
       const Sst newest = Ssts(db.get())[0];
       EXPECT_EQ(newest.level, 0);
       EXPECT_EQ(newest.filter_bytes,
                 BloomFilterBytes(newest.entries, plan->millibits))
           << r;
-      flush_bits = plan->millibits;
+      if (r == 1) flush_bits = plan->millibits;
     }
     // Universal compaction merges the three flushes -- four runs reach
     // the trigger, and the oldest is far larger than they are -- into one
-    // run at their place; all its files get its bits, fewer than a
-    // flush's (it is three times larger).
+    // run at their place; all its files get its bits, fewer than the
+    // flush planned inside the band (it is three times larger), and the
+    // tree stays within the band.
     ASSERT_TRUE(db->SetOptions({{"disable_auto_compactions", "false"}}).ok());
     WaitForCompactions(db.get());
     plan = MonkeyFilterPolicyPeer::TieredPlanOf(monkey, "default");
@@ -363,6 +379,7 @@ TEST(MonkeyFilterPolicyLiveTest, UniversalRunsGetTheirJobsBits) {
     EXPECT_EQ(plan->runs.building, 0);
     EXPECT_GT(plan->millibits, budget);
     EXPECT_LT(plan->millibits, flush_bits);
+    EXPECT_LE(plan->plan.bits_per_key, most_bits_per_key + 0.01);
     int merged = 0;
     for (const Sst& f : Ssts(db.get())) {
       // The merged run: at L5, above the oldest at L6; or with one level
