@@ -17,6 +17,7 @@
 #include "gflags/gflags.h"
 #include "monkey/tools/advisor/advice_output.h"
 #include "monkey/tools/advisor/db_facts.h"
+#include "monkey/tools/advisor/tiered_advice_output.h"
 #include "monkey/util/advisor.h"
 #include "monkey/util/cache_plan.h"
 #include "monkey/util/filter_fpr_model.h"
@@ -140,6 +141,37 @@ int Advise() {
   std::string text;
   bool any_filters = false;
   for (const monkey::advisor::ColumnFamilyFacts& cf : facts) {
+    if (cf.compaction_style == "universal") {
+      // Sorted runs, not levels (util/tiered_advisor.h).
+      monkey::TieredAdvice tiered;
+      std::string why =
+          cf.files == 0
+              ? "no SST files: nothing to advise on"
+              : monkey::AdviseTiered(cf.levels, cf.files_with_filters, &tiered);
+      if (why == "no filters") {
+        why = "no filters in its SST files: nothing to advise on";
+      } else if (cf.files > 0 && why.empty()) {
+        any_filters = true;
+      }
+      const monkey::TieredAdvice* got = why.empty() ? &tiered : nullptr;
+      if (!text.empty()) text += "\n";
+      text += monkey::advisor::TieredAdviceText(cf, got, why);
+      if (got != nullptr && FLAGS_cache_bytes > 0) {
+        fprintf(stderr,
+                "monkey_plan: note: --cache_bytes does not plan column family "
+                "'%s' (universal compaction): its block reads are modelled "
+                "per level only\n",
+                cf.name.c_str());
+      }
+      if (cf.files == 0) {
+        fprintf(stderr,
+                "monkey_plan: note: column family '%s' has no SST files\n",
+                cf.name.c_str());
+      } else {
+        column_families.push_back(monkey::advisor::TieredAdviceJson(cf, got));
+      }
+      continue;
+    }
     monkey::Advice advice;
     std::string why = cf.files == 0
                           ? "no SST files: nothing to advise on"

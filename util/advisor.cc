@@ -16,32 +16,15 @@ namespace {
 
 bool Valid(double x) { return std::isfinite(x) && x >= 0; }
 
-FilterChoice ChoiceOf(const std::string& filter) {
+constexpr int kMaxLevel = 64;  // as the planner (ValidatePlanInputs)
+
+}  // namespace
+
+FilterChoice FilterChoiceOf(const std::string& filter) {
   if (filter == "ribbon") return FilterChoice::kRibbon;
   if (filter == "auto") return FilterChoice::kAuto;
   return FilterChoice::kBloom;
 }
-
-constexpr int kMaxMillibits = 100000;  // RocksDB's 100 bits per key
-constexpr int kMaxLevel = 64;          // as the planner (ValidatePlanInputs)
-
-// The least millibits in [0, kMaxMillibits] where `holds` turns true
-// (false below, true from there on); kMaxMillibits + 1 if it never does.
-template <typename Holds>
-int FirstMillibits(Holds holds) {
-  int lo = 0, hi = kMaxMillibits + 1;
-  while (lo < hi) {
-    const int mid = lo + (hi - lo) / 2;
-    if (holds(mid)) {
-      hi = mid;
-    } else {
-      lo = mid + 1;
-    }
-  }
-  return lo;
-}
-
-}  // namespace
 
 std::vector<double> ProbesPerLookup(const std::vector<LiveFile>& files) {
   int last = -1;
@@ -128,7 +111,7 @@ Plan PolicyPlan(const std::vector<LiveLevel>& live, double bits_per_key,
   LivePlanOptions options;
   options.bits_per_key = bits_per_key;
   options.last_level_filter = last_level_filter;
-  options.filter = ChoiceOf(filter);
+  options.filter = FilterChoiceOf(filter);
   LivePlan plan;
   if (!PlanLiveTree(live, options, &plan)) return Plan();
   return plan.plan;
@@ -415,7 +398,7 @@ std::string Advise(const std::vector<AdvisorLevel>& levels,
   // also hold it as the tree deepens, where the policy offers one.)
   const int keeps = FirstMillibits(
       [&](int m) { return policy(m).sum_fpr <= a.sum_fpr_now * (1 + 1e-12); });
-  if (keeps > kMaxMillibits) {
+  if (keeps > kMaxAdvisedMillibits) {
     a.same_fpr.error = "no bits_per_key up to 100 keeps today's Sum FPR with " +
                        a.filter + " filters";
   } else {
@@ -435,7 +418,8 @@ std::string Advise(const std::vector<AdvisorLevel>& levels,
     held[i].runs = a.probes[i];
   }
   if (PlanLeastBits(held, a.sum_fpr_now,
-                    ModelsForLevels(ChoiceOf(a.filter), held.size()), &frozen)
+                    ModelsForLevels(FilterChoiceOf(a.filter), held.size()),
+                    &frozen)
           .empty()) {
     count(&frozen);
     a.frozen_filter_bytes = frozen.total_bits / 8;

@@ -143,6 +143,30 @@ Plan PolicyPlan(const std::vector<LiveLevel>& live, double bits_per_key,
 // single point.
 std::vector<double> ProbesPerLookup(const std::vector<LiveFile>& files);
 
+// The FilterChoice a suggestion's filter= names ("bloom" for any other).
+FilterChoice FilterChoiceOf(const std::string& filter);
+
+// The advisor's bits_per_key, in millibits: up to RocksDB's 100 a key.
+inline constexpr int kMaxAdvisedMillibits = 100000;
+
+// The least millibits in [0, kMaxAdvisedMillibits] where `holds` turns
+// true (false below, true from there on); kMaxAdvisedMillibits + 1 if it
+// never does. How a suggestion's bits_per_key is found: on the policy's
+// own plan, which is monotone in it.
+template <typename Holds>
+int FirstMillibits(Holds holds) {
+  int lo = 0, hi = kMaxAdvisedMillibits + 1;
+  while (lo < hi) {
+    const int mid = lo + (hi - lo) / 2;
+    if (holds(mid)) {
+      hi = mid;
+    } else {
+      lo = mid + 1;
+    }
+  }
+  return lo;
+}
+
 // True if some level holds filter bytes.
 bool HasFilters(const std::vector<AdvisorLevel>& levels);
 

@@ -151,6 +151,16 @@ Failure ReadColumnFamily(DB* db, ColumnFamilyHandle* cf,
     facts->filter_partition_bytes =
         static_cast<double>(table->metadata_block_size);
   }
+  switch (db->GetOptions(cf).compaction_style) {
+    case ROCKSDB_NAMESPACE::kCompactionStyleUniversal:
+      facts->compaction_style = "universal";
+      break;
+    case ROCKSDB_NAMESPACE::kCompactionStyleFIFO:
+      facts->compaction_style = "fifo";
+      break;
+    default:
+      facts->compaction_style = "level";
+  }
   ROCKSDB_NAMESPACE::ColumnFamilyMetaData meta;
   db->GetColumnFamilyMetaData(cf, &meta);
   facts->files = meta.file_count;
@@ -207,7 +217,11 @@ Failure ReadColumnFamily(DB* db, ColumnFamilyHandle* cf,
       // num_entries from the properties: the metadata's is 0 for files
       // whose properties the open did not load (skip_stats_update_on_db_open).
       file.entries = static_cast<double>(p.num_entries);
-      facts->live_files.push_back(std::move(file));
+      facts->live_files.push_back(file);
+      file.filter_known = true;
+      file.filter_bits = 8 * static_cast<double>(p.filter_size);
+      file.filter_entries = static_cast<double>(p.num_filter_entries);
+      facts->files_with_filters.push_back(std::move(file));
       ++files_at[level.level];
     }
   }

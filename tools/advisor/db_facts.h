@@ -29,6 +29,11 @@ struct ColumnFamilyFacts {
   std::string name;
   std::vector<AdvisorLevel> levels;  // levels with files, top down
   std::vector<LiveFile> live_files;  // its SST files, for the live shape
+  // The same with the filters they hold (filter_known): a tiered tree's
+  // runs keep their files' filters (util/tiered_advisor.h).
+  std::vector<LiveFile> files_with_filters;
+  // Its OPTIONS file's: "level", "universal" or "fifo".
+  std::string compaction_style = "level";
   uint64_t files = 0;
   // Partitioned filters (its options): metadata_block_size, about the
   // bytes of a partition; 0 for one full filter block a file.
