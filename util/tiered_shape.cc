@@ -16,6 +16,7 @@ struct Gathered {
   SortedRun run;
   uint64_t newest = 0;  // its files' largest LiveFile::largest_seqno
   double share = 1;
+  int group = 0;  // its index as gathered, before the runs are ordered
 };
 
 // Universal compaction's order of runs, newest first: L0's files by age,
@@ -105,13 +106,18 @@ TieredRuns ProjectTieredRuns(const std::vector<LiveFile>& files,
     building.share = shares[0];
   }
   TieredRuns out;
+  for (size_t g = 0; g < runs.size(); ++g) runs[g].group = static_cast<int>(g);
   if (!(building.run.entries > 0)) runs.erase(runs.begin());
   std::stable_sort(runs.begin(), runs.end(), Newer);
+  std::vector<int> run_of_group(shares.size(), -1);
   for (Gathered& g : runs) {
     g.run.reach = g.share;
     if (g.run.building) out.building = static_cast<int>(out.runs.size());
+    run_of_group[g.group] = static_cast<int>(out.runs.size());
     out.runs.push_back(g.run);
   }
+  out.run_of_file.reserve(files.size());
+  for (const int g : group) out.run_of_file.push_back(run_of_group[g]);
   return out;
 }
 

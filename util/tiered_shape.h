@@ -22,6 +22,9 @@ namespace monkey {
 struct TieredRuns {
   std::vector<SortedRun> runs;  // newest first; the last is the oldest
   int building = -1;            // the job's run in `runs`; -1: none
+  // Indexed like the files given: the run each file is in (a job's input:
+  // the job's run); -1 for an input whose run holds no entries.
+  std::vector<int> run_of_file;
 };
 
 // The runs of the tree of `files` (LiveFile::level, keys, filters, key
