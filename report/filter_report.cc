@@ -9,10 +9,12 @@
 #include <set>
 
 #include "monkey/monkey_filter_policy.h"
+#include "monkey/table/shape_listener.h"
 #include "monkey/util/filter_fpr_model.h"
 #include "monkey/util/filter_fpr_spread.h"
 #include "monkey/util/key_range.h"
 #include "monkey/util/sst_file_name.h"
+#include "monkey/util/tiered_shape.h"
 #include "rocksdb/cache.h"
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/table.h"
@@ -140,9 +142,116 @@ const ROCKSDB_NAMESPACE::BlockBasedTableOptions* TableOptionsOf(
                    ->GetOptions<ROCKSDB_NAMESPACE::BlockBasedTableOptions>();
 }
 
+using PropertiesByNumber =
+    std::map<uint64_t,
+             std::shared_ptr<const ROCKSDB_NAMESPACE::TableProperties>>;
+
+const char* CompactionStyleName(ROCKSDB_NAMESPACE::CompactionStyle style) {
+  switch (style) {
+    case ROCKSDB_NAMESPACE::kCompactionStyleLevel:
+      return "level";
+    case ROCKSDB_NAMESPACE::kCompactionStyleUniversal:
+      return "universal";
+    case ROCKSDB_NAMESPACE::kCompactionStyleFIFO:
+      return "fifo";
+    default:
+      return "none";
+  }
+}
+
+// The sorted runs of a tiered tree, newest first, in the order, and with
+// the reach, that ProjectTieredRuns gives them at rest (no job). A run that
+// is its level's only run takes its level's figures, measured ones
+// included; each file of an L0 with several has its own figures from its
+// table properties and none measured: RocksDB counts L0's files together.
+void AddSortedRuns(const ROCKSDB_NAMESPACE::ColumnFamilyMetaData& meta,
+                   const PropertiesByNumber& by_number,
+                   const ROCKSDB_NAMESPACE::FilterPolicy* policy,
+                   FilterReport* report) {
+  FilterReport& r = *report;
+  std::vector<LiveFile> files;
+  std::vector<const ROCKSDB_NAMESPACE::TableProperties*> props;
+  int l0_files = 0;
+  for (const ROCKSDB_NAMESPACE::LevelMetaData& level : meta.levels) {
+    for (const ROCKSDB_NAMESPACE::SstFileMetaData& f : level.files) {
+      auto it = by_number.find(f.file_number);
+      if (it == by_number.end()) continue;  // deleted since the snapshot
+      const ROCKSDB_NAMESPACE::TableProperties& p = *it->second;
+      LiveFile file = DescribeFile(f, level.level);
+      file.entries = static_cast<double>(p.num_entries);
+      file.filter_known = true;
+      file.filter_bits = 8.0 * p.filter_size;
+      file.filter_entries = static_cast<double>(FilterEntriesOf(p));
+      files.push_back(std::move(file));
+      props.push_back(&p);
+      if (level.level == 0) ++l0_files;
+    }
+  }
+  const TieredRuns runs = ProjectTieredRuns(files, LiveJob(), 0);
+  r.sorted_runs.assign(runs.runs.size(), SortedRunReport());
+  std::map<int, const LevelFilterReport*> levels;
+  for (const LevelFilterReport& l : r.levels) levels[l.level] = &l;
+  for (size_t i = 0; i < runs.runs.size(); ++i) {
+    SortedRunReport& run = r.sorted_runs[i];
+    run.level = runs.runs[i].level;
+    run.reach = runs.runs[i].reach;
+    auto level = levels.find(run.level);
+    if ((run.level == 0 && l0_files > 1) || level == levels.end()) continue;
+    const LevelFilterReport& l = *level->second;
+    run.files = l.files;
+    run.entries = l.entries;
+    run.filter_bytes = l.filter_bytes;
+    run.filter_entries = l.filter_entries;
+    run.bits_per_key = l.bits_per_key;
+    run.filter = l.filter;
+    run.model_fpr = l.model_fpr;
+    run.probes = l.probes;
+    run.false_positives = l.false_positives;
+    run.fpr = l.fpr;
+    if (r.fp_per_absent_lookup) {
+      run.probes_per_lookup = static_cast<double>(l.probes) / *r.lookups;
+    }
+  }
+  for (size_t i = 0; i < files.size(); ++i) {
+    const int at = runs.run_of_file[i];
+    if (at < 0 || files[i].level != 0) continue;
+    SortedRunReport& run = r.sorted_runs[at];
+    run.file_number = files[i].number;
+    if (l0_files == 1) continue;  // L0's figures are the file's
+    const ROCKSDB_NAMESPACE::TableProperties& p = *props[i];
+    run.files = 1;
+    run.entries = p.num_entries;
+    run.filter_bytes = p.filter_size;
+    run.filter_entries = FilterEntriesOf(p);
+    if (run.filter_entries > 0) {
+      run.bits_per_key = 8.0 * run.filter_bytes / run.filter_entries;
+    }
+    const std::optional<FprModel> m = ModelForFile(p, 0, policy);
+    if (m) {
+      ModelSum model;
+      model.Add(*m, p.filter_size, run.filter_entries, 0);
+      run.filter = *model.kinds.begin();
+      run.model_fpr = model.Fpr();
+    }
+  }
+  double expected = 0;
+  for (const SortedRunReport& run : r.sorted_runs) {
+    expected += run.reach * run.model_fpr.value_or(1.0);
+  }
+  r.model_fp_per_absent_lookup = expected;
+  auto l0 = levels.find(0);
+  if (l0_files > 1 && l0 != levels.end() && l0->second->probes > 0) {
+    r.notes.push_back(
+        "L0's " + std::to_string(l0_files) +
+        " files are as many sorted runs, which RocksDB's per-level counters "
+        "count together: their measured FPR is L0's, not each file's");
+  }
+}
+
 // Per level: files, keys, filter bytes and kind from the table properties,
 // the model's FPR for them, and the outcomes the collector counted; the
-// totals over levels; and false positives per absent lookup.
+// totals over levels; and false positives per absent lookup. Under
+// universal or FIFO compaction, the sorted runs too.
 Status AddLevelFigures(DB* db, ROCKSDB_NAMESPACE::ColumnFamilyHandle* cf,
                        const FilterStatsCollector& collector,
                        FilterReport* report) {
@@ -152,12 +261,13 @@ Status AddLevelFigures(DB* db, ROCKSDB_NAMESPACE::ColumnFamilyHandle* cf,
   ROCKSDB_NAMESPACE::TablePropertiesCollection all_props;
   Status s = db->GetPropertiesOfAllTables(cf, &all_props);
   if (!s.ok()) return s;
-  std::map<uint64_t, std::shared_ptr<const ROCKSDB_NAMESPACE::TableProperties>>
-      by_number;
+  PropertiesByNumber by_number;
   for (const auto& [path, props] : all_props) {
     by_number[SstFileNumber(path)] = props;
   }
-  const auto* table = TableOptionsOf(db->GetOptions(cf));
+  const ROCKSDB_NAMESPACE::Options options = db->GetOptions(cf);
+  r.compaction_style = CompactionStyleName(options.compaction_style);
+  const auto* table = TableOptionsOf(options);
   const ROCKSDB_NAMESPACE::FilterPolicy* policy =
       table == nullptr ? nullptr : table->filter_policy.get();
   const std::map<int, LevelFilterCounts> counts = collector.level_counts();
@@ -277,6 +387,9 @@ Status AddLevelFigures(DB* db, ROCKSDB_NAMESPACE::ColumnFamilyHandle* cf,
     }
   }
 
+  if (r.compaction_style == "universal" || r.compaction_style == "fifo") {
+    AddSortedRuns(meta, by_number, policy, &r);
+  }
   return Status::OK();
 }
 

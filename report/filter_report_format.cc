@@ -33,6 +33,50 @@ std::string LevelName(int level) {
   return level < 0 ? "L?" : "L" + std::to_string(level);
 }
 
+// The sorted runs of a tiered tree, one line each, and the false positives
+// they are expected to cost an absent-key lookup.
+std::string SortedRunsTable(const FilterReport& r) {
+  std::string out;
+  char line[512];
+  snprintf(line, sizeof(line),
+           "Sorted runs (%s compaction), newest first:\n"
+           "%-4s %-5s %8s %11s %11s %10s %-6s %7s %10s %10s %9s %10s\n",
+           r.compaction_style.c_str(), "Run", "Level", "File", "Keys",
+           "FilterKiB", "Bits/entry", "Filter", "Reach", "ModelFPR",
+           "Reach*FPR", "Probes/lk", "FPR");
+  out += line;
+  for (size_t i = 0; i < r.sorted_runs.size(); ++i) {
+    const SortedRunReport& run = r.sorted_runs[i];
+    const std::string file =
+        run.file_number ? "#" + std::to_string(*run.file_number) : "-";
+    char probes[32] = "-";
+    if (run.probes_per_lookup) {
+      snprintf(probes, sizeof(probes), "%.4f", *run.probes_per_lookup);
+    }
+    snprintf(line, sizeof(line),
+             "%-4zu %-5s %8s %11" PRIu64
+             " %11.1f %10.3f %-6s %7.4f %10s %10s %9s %10s\n",
+             i + 1, LevelName(run.level).c_str(), file.c_str(), run.entries,
+             run.filter_bytes / 1024.0, run.bits_per_key, run.filter.c_str(),
+             run.reach, Percent(run.model_fpr).c_str(),
+             Percent(run.reach * run.model_fpr.value_or(1.0)).c_str(), probes,
+             Percent(run.fpr).c_str());
+    out += line;
+  }
+  std::string measured;
+  if (r.fp_per_absent_lookup) {
+    snprintf(line, sizeof(line), " (measured %.5f)", *r.fp_per_absent_lookup);
+    measured = line;
+  }
+  snprintf(line, sizeof(line),
+           "Expected false positives per absent lookup, sum over %zu runs of "
+           "reach x model FPR: %.5f%s\n",
+           r.sorted_runs.size(), r.model_fp_per_absent_lookup.value_or(0),
+           measured.c_str());
+  out += line;
+  return out;
+}
+
 }  // namespace
 
 std::string FilterReport::ToTable() const {
@@ -99,6 +143,7 @@ std::string FilterReport::ToTable() const {
              tickers->data_miss);
     out += line;
   }
+  if (model_fp_per_absent_lookup) out += SortedRunsTable(*this);
   for (const std::string& note : notes) out += "Note: " + note + "\n";
   return out;
 }
@@ -159,6 +204,28 @@ std::string FilterReport::ToJsonLine() const {
     }
   }
   j["model_agrees"] = ModelAgrees();
+  j["compaction_style"] = compaction_style;
+  json runs = json::array();
+  for (const SortedRunReport& run : sorted_runs) {
+    runs.push_back({
+        {"level", run.level},
+        {"file_number", OrNull(run.file_number)},
+        {"files", run.files},
+        {"entries", run.entries},
+        {"filter_bytes", run.filter_bytes},
+        {"filter_entries", run.filter_entries},
+        {"bits_per_key", run.bits_per_key},
+        {"filter", run.filter},
+        {"model_fpr", OrNull(run.model_fpr)},
+        {"reach", run.reach},
+        {"probes", OrNull(run.probes)},
+        {"false_positives", OrNull(run.false_positives)},
+        {"fpr", OrNull(run.fpr)},
+        {"probes_per_lookup", OrNull(run.probes_per_lookup)},
+    });
+  }
+  j["sorted_runs"] = std::move(runs);
+  j["model_fp_per_absent_lookup"] = OrNull(model_fp_per_absent_lookup);
   j["notes"] = notes;
   return kFilterReportJsonPrefix + j.dump();
 }

@@ -28,6 +28,15 @@
 // Level attribution: a table reader keeps the level it was opened at, so a
 // trivially moved file counts under its old level until it is reopened (for
 // example by reopening the DB before a read phase).
+//
+// Tiered trees. Under universal or FIFO compaction the report also lists the
+// sorted runs, newest first: each L0 file is one, each non-empty level below
+// another (RocksDB's CalculateSortedRuns). Each run has the model's FPR for
+// its filters and its reach, the share of absent-key lookups that probe it
+// (the share of the tree's keys inside its key range); their sum of reach x
+// FPR is the false positives an absent-key lookup is expected to meet.
+// RocksDB counts filter outcomes per level, so a run's measured FPR is known
+// only where it is its level's only run: L0's files share L0's counts.
 #pragma once
 
 #include <chrono>
@@ -190,10 +199,43 @@ struct LevelFilterReport {
   bool changed = false;
 };
 
+// One sorted run of a tiered tree: an L0 file, or a level below.
+struct SortedRunReport {
+  int level = 0;
+  std::optional<uint64_t> file_number;  // an L0 run's file
+  uint64_t files = 0;
+  uint64_t entries = 0;  // stored keys
+  uint64_t filter_bytes = 0;
+  uint64_t filter_entries = 0;
+  double bits_per_key = 0;  // realized, per filter entry; 0 without filters
+  std::string filter = "none";
+  std::optional<double> model_fpr;  // unset without filters
+  // Absent-key lookups that probe the run, per lookup: the share of the
+  // tree's keys inside the union of its files' key ranges (GroupKeyShares,
+  // util/live_shape.h), as the planner sees it.
+  double reach = 1;
+  // Measured, from its level's counters, where the run is its level's only
+  // run; unset for the files of an L0 with several. probes_per_lookup needs
+  // the lookups reported, all of them for absent keys.
+  std::optional<uint64_t> probes;
+  std::optional<uint64_t> false_positives;
+  std::optional<double> fpr;
+  std::optional<double> probes_per_lookup;
+};
+
 // A report over all levels of one column family.
 struct FilterReport {
   std::string benchmark;
   std::vector<LevelFilterReport> levels;  // levels with files or probes
+  // The column family's compaction style: "level", "universal" or "fifo".
+  std::string compaction_style = "level";
+  // Universal and FIFO only: the sorted runs, newest first.
+  std::vector<SortedRunReport> sorted_runs;
+  // Universal and FIFO only: the false positives an absent-key lookup is
+  // expected to meet, the sum over runs of reach x model FPR (a run without
+  // a filter at FPR 1: a lookup that reaches it reads a block, as
+  // monkey_plan --db counts it).
+  std::optional<double> model_fp_per_absent_lookup;
 
   uint64_t files = 0;
   uint64_t entries = 0;  // stored keys
@@ -241,13 +283,18 @@ struct FilterReport {
   // True when every level with a measured FPR agrees with its model.
   bool ModelAgrees() const;
 
-  // A readable table, one line per level and a totals block.
+  // A readable table, one line per level and a totals block; for a tiered
+  // tree, then one line per sorted run and their expected false positives.
   std::string ToTable() const;
   // Exactly one line, no newline: "filter_report_json: " and one JSON object
   // with the keys benchmark, levels (level, files, entries, filter_bytes,
   // filter_entries, bits_per_key, filter, probes, useful, false_positives,
   // fpr, model_fpr, fpr_sigma, model_agrees), sum_fpr, model_sum_fpr,
-  // filter_bytes_total, filter_cache_bytes, and the other fields above.
+  // filter_bytes_total, filter_cache_bytes, compaction_style, sorted_runs
+  // (level, file_number, files, entries, filter_bytes, filter_entries,
+  // bits_per_key, filter, model_fpr, reach, probes, false_positives, fpr,
+  // probes_per_lookup; [] under leveled compaction), and the other fields
+  // above.
   std::string ToJsonLine() const;
 };
 

@@ -106,5 +106,87 @@ TEST(FilterReportFormatTest, TableShowsLevelsAndDisagreement) {
   EXPECT_FALSE(r.ModelAgrees());
 }
 
+TEST(FilterReportFormatTest, LeveledJsonHasNoSortedRuns) {
+  const nlohmann::json j = Parse(Sample().ToJsonLine());
+  EXPECT_EQ(j["compaction_style"], "level");
+  ASSERT_TRUE(j["sorted_runs"].is_array());
+  EXPECT_TRUE(j["sorted_runs"].empty());
+  EXPECT_TRUE(j["model_fp_per_absent_lookup"].is_null());
+  EXPECT_EQ(Sample().ToTable().find("Sorted runs"), std::string::npos);
+}
+
+// Two L0 files, unmeasured each, and L6, measured as its level.
+FilterReport TieredSample() {
+  FilterReport r = Sample();
+  r.compaction_style = "universal";
+  SortedRunReport newest;
+  newest.level = 0;
+  newest.file_number = 31;
+  newest.files = 1;
+  newest.entries = 500;
+  newest.filter = "bloom";
+  newest.model_fpr = 0.004;
+  newest.reach = 0.5;
+  SortedRunReport unfiltered = newest;
+  unfiltered.file_number = 30;
+  unfiltered.filter = "none";
+  unfiltered.model_fpr.reset();
+  unfiltered.reach = 0.01;
+  SortedRunReport last;
+  last.level = 6;
+  last.files = 40;
+  last.entries = 1000000;
+  last.filter = "bloom";
+  last.model_fpr = 0.00966;
+  last.probes = 200000;
+  last.false_positives = 1940;
+  last.fpr = 0.0097;
+  last.probes_per_lookup = 1;
+  r.sorted_runs = {newest, unfiltered, last};
+  r.model_fp_per_absent_lookup = 0.5 * 0.004 + 0.01 * 1 + 1 * 0.00966;
+  return r;
+}
+
+TEST(FilterReportFormatTest, TieredJsonListsTheRuns) {
+  const nlohmann::json j = Parse(TieredSample().ToJsonLine());
+  EXPECT_EQ(j["compaction_style"], "universal");
+  ASSERT_EQ(j["sorted_runs"].size(), 3u);
+  for (const auto& run : j["sorted_runs"]) {
+    for (const char* key :
+         {"level", "file_number", "files", "entries", "filter_bytes",
+          "filter_entries", "bits_per_key", "filter", "model_fpr", "reach",
+          "probes", "false_positives", "fpr", "probes_per_lookup"}) {
+      EXPECT_TRUE(run.contains(key)) << key;
+    }
+  }
+  EXPECT_EQ(j["sorted_runs"][0]["file_number"], 31);
+  EXPECT_TRUE(j["sorted_runs"][0]["fpr"].is_null());
+  EXPECT_TRUE(j["sorted_runs"][0]["probes"].is_null());
+  EXPECT_TRUE(j["sorted_runs"][1]["model_fpr"].is_null());
+  EXPECT_TRUE(j["sorted_runs"][2]["file_number"].is_null());
+  EXPECT_EQ(j["sorted_runs"][2]["false_positives"], 1940);
+  EXPECT_DOUBLE_EQ(j["model_fp_per_absent_lookup"].get<double>(), 0.02166);
+  // The levels stay as they were.
+  EXPECT_EQ(j["levels"].size(), 2u);
+}
+
+TEST(FilterReportFormatTest, TieredTableShowsRunsAndTheirTotal) {
+  const std::string table = TieredSample().ToTable();
+  EXPECT_NE(table.find("\nL6 "), std::string::npos) << table;
+  EXPECT_NE(table.find("Sorted runs (universal compaction), newest first:"),
+            std::string::npos)
+      << table;
+  EXPECT_NE(table.find("\n1    L0         #31 "), std::string::npos) << table;
+  // A run without a filter costs its reach: every lookup that reaches it
+  // reads a block.
+  EXPECT_NE(table.find("none    0.0100          -    1.0000%"),
+            std::string::npos)
+      << table;
+  EXPECT_NE(table.find("sum over 3 runs of reach x model FPR: 0.02166 "
+                       "(measured 0.00970)"),
+            std::string::npos)
+      << table;
+}
+
 }  // namespace
 }  // namespace monkey

@@ -530,5 +530,242 @@ TEST(FilterReportTest, PrefixFiltersAreCountedInFilterEntries) {
       << text;
 }
 
+// A universal tree of four sorted runs (num_levels=3, compactions by hand):
+// L2 holds every second key, L1 every fourth one more, an older L0 file
+// every eighth one more, all over the key space, and the newest L0 file 250
+// keys over its first tenth. L1 and L2 are cut into small files. Then an absent
+// lookup after each of the 20,000 key positions.
+TEST(FilterReportTest, UniversalListsSortedRunsNewestFirst) {
+  test::TempDir dir;
+  ROCKSDB_NAMESPACE::Options options;
+  options.create_if_missing = true;
+  options.compaction_style = ROCKSDB_NAMESPACE::kCompactionStyleUniversal;
+  options.num_levels = 3;
+  options.disable_auto_compactions = true;
+  options.stats_dump_period_sec = 0;
+  ASSERT_TRUE(Install("bloomfilter:10", &options).ok());
+  auto db = test::OpenOrDie(options, dir.Sub("db"));
+  const uint64_t n = 20000;
+  auto write = [&](uint64_t end, uint64_t step, uint64_t first) {
+    for (uint64_t i = first; i < end; i += step) {
+      ASSERT_TRUE(
+          db->Put(ROCKSDB_NAMESPACE::WriteOptions(), test::Key(i), "v").ok());
+    }
+    ASSERT_TRUE(db->Flush(ROCKSDB_NAMESPACE::FlushOptions()).ok());
+  };
+  // Levels in files side by side, as RocksDB cuts them: they show how the
+  // keys spread, for the reach of runs over part of the key space.
+  ROCKSDB_NAMESPACE::CompactionOptions in_files;
+  in_files.output_file_size_limit = 2 << 10;
+  auto compact_l0_to = [&](int level) {
+    ROCKSDB_NAMESPACE::ColumnFamilyMetaData meta;
+    db->GetColumnFamilyMetaData(&meta);
+    ASSERT_EQ(meta.levels[0].files.size(), 1u);
+    ASSERT_TRUE(
+        db->CompactFiles(in_files, {meta.levels[0].files[0].name}, level).ok());
+  };
+  write(n, 2, 0);
+  compact_l0_to(2);
+  write(n, 4, 1);
+  compact_l0_to(1);
+  write(n, 8, 3);
+  write(n / 10, 8, 7);
+  // Reopen, so that every table reader counts at its file's level.
+  db.reset();
+  db = test::OpenOrDie(options, dir.Sub("db"));
+
+  FilterStatsCollector collector;
+  collector.Start();
+  {
+    FilterStatsCollector::ThreadScope scope(&collector);
+    std::string value;
+    for (uint64_t i = 0; i < n; ++i) {
+      db->Get(ROCKSDB_NAMESPACE::ReadOptions(), test::AbsentKey(i, 0), &value);
+    }
+    scope.AddLookups(n, 0);
+  }
+  FilterReport r;
+  ASSERT_TRUE(BuildFilterReport(db.get(), collector, "readmissing", &r).ok());
+  EXPECT_EQ(r.compaction_style, "universal");
+  ASSERT_EQ(r.sorted_runs.size(), 4u);
+  ROCKSDB_NAMESPACE::ColumnFamilyMetaData meta;
+  db->GetColumnFamilyMetaData(&meta);
+  ASSERT_EQ(meta.levels[0].files.size(), 2u);
+  // RocksDB lists L0 newest first.
+  const uint64_t newest = meta.levels[0].files[0].file_number;
+  const uint64_t older = meta.levels[0].files[1].file_number;
+  const int levels[] = {0, 0, 1, 2};
+  const uint64_t keys[] = {250, 2500, 5000, 10000};
+  const double reach[] = {0.1, 1, 1, 1};
+  double expected = 0;
+  for (int i = 0; i < 4; ++i) {
+    SCOPED_TRACE("run " + std::to_string(i + 1));
+    const SortedRunReport& run = r.sorted_runs[i];
+    EXPECT_EQ(run.level, levels[i]);
+    EXPECT_EQ(run.entries, keys[i]);
+    EXPECT_EQ(run.files, meta.levels[run.level].files.size() / (i < 2 ? 2 : 1));
+    EXPECT_EQ(run.filter, "bloom");
+    EXPECT_NEAR(run.bits_per_key, 10, 0.7);
+    // The reach is in whole stretches between file ends: the newest run's
+    // also counts the level files its ends fall in (0.128 here).
+    EXPECT_NEAR(run.reach, reach[i], 0.03);
+    ASSERT_TRUE(run.model_fpr.has_value());
+    EXPECT_NEAR(*run.model_fpr, 0.0097, 0.004);
+    expected += run.reach * *run.model_fpr;
+  }
+  EXPECT_EQ(r.sorted_runs[0].file_number, newest);
+  EXPECT_EQ(r.sorted_runs[1].file_number, older);
+  // L0's two files share L0's counters: neither has a measured FPR. L1 and
+  // L2 each are their level's only run, with its counts.
+  for (int i : {0, 1}) {
+    EXPECT_FALSE(r.sorted_runs[i].fpr.has_value());
+    EXPECT_FALSE(r.sorted_runs[i].probes.has_value());
+    EXPECT_FALSE(r.sorted_runs[i].probes_per_lookup.has_value());
+  }
+  for (int i : {2, 3}) {
+    const SortedRunReport& run = r.sorted_runs[i];
+    const LevelFilterReport& l = Level(r, run.level);
+    EXPECT_FALSE(run.file_number.has_value());
+    EXPECT_EQ(run.fpr, l.fpr);
+    EXPECT_EQ(run.probes, l.probes);
+    EXPECT_EQ(run.false_positives, l.false_positives);
+    EXPECT_EQ(run.model_fpr, l.model_fpr);
+    ASSERT_TRUE(run.probes_per_lookup.has_value());
+    EXPECT_NEAR(*run.probes_per_lookup, 1, 0.01);  // every lookup probes it
+  }
+  ASSERT_TRUE(r.model_fp_per_absent_lookup.has_value());
+  EXPECT_DOUBLE_EQ(*r.model_fp_per_absent_lookup, expected);
+  // The lookups met about as many false positives as the runs promise.
+  ASSERT_TRUE(r.fp_per_absent_lookup.has_value());
+  EXPECT_NEAR(*r.fp_per_absent_lookup, expected, 0.25 * expected);
+  ASSERT_FALSE(r.notes.empty());
+  EXPECT_NE(r.notes.back().find("L0's 2 files are as many sorted runs"),
+            std::string::npos)
+      << r.notes.back();
+  const std::string text = r.ToTable();
+  EXPECT_NE(text.find("Sorted runs (universal compaction), newest first:"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("#" + std::to_string(newest)), std::string::npos) << text;
+  EXPECT_NE(text.find("Expected false positives per absent lookup, sum over "
+                      "4 runs of reach x model FPR: "),
+            std::string::npos)
+      << text;
+}
+
+// An L0 of one file is one run that is its level's only one: it names its
+// file, as every L0 run does, and has L0's measured figures.
+TEST(FilterReportTest, UniversalLoneL0FileIsItsLevelsRun) {
+  test::TempDir dir;
+  ROCKSDB_NAMESPACE::Options options;
+  options.create_if_missing = true;
+  options.compaction_style = ROCKSDB_NAMESPACE::kCompactionStyleUniversal;
+  options.num_levels = 3;
+  options.disable_auto_compactions = true;
+  options.stats_dump_period_sec = 0;
+  ASSERT_TRUE(Install("bloomfilter:10", &options).ok());
+  auto db = test::OpenOrDie(options, dir.Sub("db"));
+  const uint64_t n = 10000;
+  for (uint64_t i = 0; i < n; i += 2) {
+    ASSERT_TRUE(
+        db->Put(ROCKSDB_NAMESPACE::WriteOptions(), test::Key(i), "v").ok());
+  }
+  ASSERT_TRUE(db->Flush(ROCKSDB_NAMESPACE::FlushOptions()).ok());
+  ROCKSDB_NAMESPACE::ColumnFamilyMetaData meta;
+  db->GetColumnFamilyMetaData(&meta);
+  ASSERT_EQ(meta.levels[0].files.size(), 1u);
+  ASSERT_TRUE(db->CompactFiles(ROCKSDB_NAMESPACE::CompactionOptions(),
+                               {meta.levels[0].files[0].name}, 2)
+                  .ok());
+  for (uint64_t i = 1; i < n; i += 4) {
+    ASSERT_TRUE(
+        db->Put(ROCKSDB_NAMESPACE::WriteOptions(), test::Key(i), "v").ok());
+  }
+  ASSERT_TRUE(db->Flush(ROCKSDB_NAMESPACE::FlushOptions()).ok());
+  db.reset();
+  db = test::OpenOrDie(options, dir.Sub("db"));
+
+  FilterStatsCollector collector;
+  collector.Start();
+  {
+    FilterStatsCollector::ThreadScope scope(&collector);
+    std::string value;
+    for (uint64_t i = 0; i < n; ++i) {
+      db->Get(ROCKSDB_NAMESPACE::ReadOptions(), test::AbsentKey(i, 0), &value);
+    }
+    scope.AddLookups(n, 0);
+  }
+  FilterReport r;
+  ASSERT_TRUE(BuildFilterReport(db.get(), collector, "readmissing", &r).ok());
+  db->GetColumnFamilyMetaData(&meta);
+  ASSERT_EQ(meta.levels[0].files.size(), 1u);
+  ASSERT_EQ(r.sorted_runs.size(), 2u);
+  const SortedRunReport& l0 = r.sorted_runs[0];
+  EXPECT_EQ(l0.level, 0);
+  EXPECT_EQ(l0.file_number, meta.levels[0].files[0].file_number);
+  EXPECT_EQ(l0.files, 1u);
+  EXPECT_EQ(l0.entries, 2500u);
+  const LevelFilterReport& level0 = Level(r, 0);
+  ASSERT_TRUE(l0.fpr.has_value());
+  EXPECT_EQ(l0.fpr, level0.fpr);
+  EXPECT_EQ(l0.probes, level0.probes);
+  EXPECT_EQ(l0.model_fpr, level0.model_fpr);
+  ASSERT_TRUE(l0.probes_per_lookup.has_value());
+  EXPECT_NEAR(*l0.probes_per_lookup, 1, 0.01);
+  EXPECT_EQ(r.sorted_runs[1].level, 2);
+  EXPECT_FALSE(r.sorted_runs[1].file_number.has_value());
+  EXPECT_EQ(r.sorted_runs[1].entries, 5000u);
+  // One L0 file: no note on files sharing L0's counters.
+  for (const std::string& note : r.notes) {
+    EXPECT_EQ(note.find("as many sorted runs"), std::string::npos) << note;
+  }
+}
+
+// FIFO keeps every file in L0, each its own sorted run.
+TEST(FilterReportTest, FifoFilesAreRunsEachOfThem) {
+  test::TempDir dir;
+  ROCKSDB_NAMESPACE::Options options;
+  options.create_if_missing = true;
+  options.compaction_style = ROCKSDB_NAMESPACE::kCompactionStyleFIFO;
+  options.num_levels = 1;
+  options.stats_dump_period_sec = 0;
+  ASSERT_TRUE(Install("bloomfilter:10", &options).ok());
+  auto db = test::OpenOrDie(options, dir.Sub("db"));
+  for (uint64_t file = 0; file < 3; ++file) {
+    for (uint64_t i = 0; i < 1000 * (file + 1); ++i) {
+      ASSERT_TRUE(db->Put(ROCKSDB_NAMESPACE::WriteOptions(),
+                          test::Key(3 * i + file), "v")
+                      .ok());
+    }
+    ASSERT_TRUE(db->Flush(ROCKSDB_NAMESPACE::FlushOptions()).ok());
+  }
+  FilterStatsCollector no_lookups;
+  FilterReport r;
+  ASSERT_TRUE(BuildFilterReport(db.get(), no_lookups, "fifo", &r).ok());
+  EXPECT_EQ(r.compaction_style, "fifo");
+  ASSERT_EQ(r.sorted_runs.size(), 3u);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(r.sorted_runs[i].level, 0);
+    EXPECT_EQ(r.sorted_runs[i].entries, 1000u * (3 - i));  // newest first
+    EXPECT_TRUE(r.sorted_runs[i].file_number.has_value());
+  }
+  EXPECT_GT(*r.sorted_runs[0].file_number, *r.sorted_runs[1].file_number);
+  // Each file spans the keys of all three but the newest's last stretch.
+  EXPECT_NEAR(r.sorted_runs[0].reach, 1, 1e-9);
+  EXPECT_LT(r.sorted_runs[2].reach, 0.5);
+  // No lookups, no note on L0's shared counters.
+  EXPECT_TRUE(r.notes.empty());
+}
+
+// A leveled tree's report lists no sorted runs.
+TEST(FilterReportTest, LeveledListsNoSortedRuns) {
+  auto t = test::MakeTwoLevelDb("bloomfilter:10", 20000);
+  const FilterReport r = Measure(*t);
+  EXPECT_EQ(r.compaction_style, "level");
+  EXPECT_TRUE(r.sorted_runs.empty());
+  EXPECT_FALSE(r.model_fp_per_absent_lookup.has_value());
+  EXPECT_EQ(r.ToTable().find("Sorted runs"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace monkey

@@ -142,5 +142,19 @@ TEST(TieredShapeTest, ACompactionOfUnknownFilesBuildsNoKnownRun) {
   EXPECT_EQ(t.runs.size(), 5u);
 }
 
+// No job: the runs at rest, as the filter report lists them, and the run
+// each file is in. A job's inputs are in the job's run.
+TEST(TieredShapeTest, RunsAtRestNameTheirFiles) {
+  TieredRuns t = ProjectTieredRuns(Tree(), LiveJob(), 10);
+  ASSERT_EQ(t.runs.size(), 5u);
+  EXPECT_EQ(t.building, -1);
+  // Files 30, 31, 29 (L0, by age: 31, 30, 29), 20 and 21 (L5), 10 (L6).
+  const std::vector<int> runs = {1, 0, 2, 3, 3, 4};
+  EXPECT_EQ(t.run_of_file, runs);
+  t = ProjectTieredRuns(Tree(), Compaction(4, {30, 29}), 10);
+  const std::vector<int> with_job = {1, 0, 1, 2, 2, 3};
+  EXPECT_EQ(t.run_of_file, with_job);
+}
+
 }  // namespace
 }  // namespace monkey

@@ -18,13 +18,23 @@ using ROCKSDB_NAMESPACE::Status;
 
 constexpr int kFormatVersion = 1;
 
+// A leveled tree's keys as they always were; a universal tree's name its
+// style and its own options instead of size_ratio and l0_files.
 ordered_json TreeToJson(const TreeSpec& t) {
   ordered_json j;
   j["seed"] = t.seed;
+  if (t.universal()) j["compaction_style"] = t.compaction_style;
   j["num"] = t.num;
   j["levels"] = t.levels;
-  j["size_ratio"] = t.size_ratio;
-  j["l0_files"] = t.l0_files;
+  if (t.universal()) {
+    j["flushes"] = t.flushes;
+    j["compaction_trigger"] = t.compaction_trigger;
+    j["universal_size_ratio"] = t.universal_size_ratio;
+    j["min_merge_width"] = t.min_merge_width;
+  } else {
+    j["size_ratio"] = t.size_ratio;
+    j["l0_files"] = t.l0_files;
+  }
   j["value_size"] = t.value_size;
   j["probes"] = t.probes;
   return j;
@@ -32,10 +42,18 @@ ordered_json TreeToJson(const TreeSpec& t) {
 
 void TreeFromJson(const ordered_json& j, TreeSpec* t) {
   t->seed = j.at("seed").get<uint64_t>();
+  t->compaction_style = j.value("compaction_style", "level");
   t->num = j.at("num").get<uint64_t>();
   t->levels = j.at("levels").get<int>();
-  t->size_ratio = j.at("size_ratio").get<double>();
-  t->l0_files = j.at("l0_files").get<int>();
+  if (t->universal()) {
+    t->flushes = j.at("flushes").get<int>();
+    t->compaction_trigger = j.at("compaction_trigger").get<int>();
+    t->universal_size_ratio = j.at("universal_size_ratio").get<int>();
+    t->min_merge_width = j.at("min_merge_width").get<int>();
+  } else {
+    t->size_ratio = j.at("size_ratio").get<double>();
+    t->l0_files = j.at("l0_files").get<int>();
+  }
   t->value_size = j.at("value_size").get<int>();
   t->probes = j.at("probes").get<uint64_t>();
 }
@@ -68,6 +86,50 @@ void CompareBytes(uint64_t expected, uint64_t measured, double fraction,
   c->bytes_ok = std::fabs(static_cast<double>(measured) -
                           static_cast<double>(expected)) <=
                 fraction * static_cast<double>(expected);
+}
+
+// The sorted runs, one by one: the same level and keys, filter bytes within
+// `fraction`. The line shows the runs' total bytes, or the first run that
+// strays.
+Check CompareRuns(const std::vector<RunResult>& baseline,
+                  const std::vector<RunResult>& measured, double fraction) {
+  Check c;
+  c.what = "runs";
+  uint64_t expected = 0, now = 0;
+  for (const RunResult& run : baseline) expected += run.filter_bytes;
+  for (const RunResult& run : measured) now += run.filter_bytes;
+  CompareBytes(expected, now, fraction, &c);
+  c.note = std::to_string(measured.size()) + " sorted runs, ";
+  if (baseline.size() != measured.size()) {
+    c.note += "the baseline " + std::to_string(baseline.size());
+    c.shape_ok = false;
+    return c;
+  }
+  c.note += "as in the baseline";
+  for (size_t i = 0; i < baseline.size(); ++i) {
+    const RunResult& b = baseline[i];
+    const RunResult& m = measured[i];
+    const std::string name =
+        "run " + std::to_string(i + 1) + " (L" + std::to_string(m.level) + ")";
+    if (b.level != m.level || b.entries != m.entries) {
+      c.shape_ok = false;
+      c.note = name + ": " + std::to_string(m.entries) +
+               " keys, the "
+               "baseline's L" +
+               std::to_string(b.level) + " " + std::to_string(b.entries);
+      return c;
+    }
+    Check one;
+    CompareBytes(b.filter_bytes, m.filter_bytes, fraction, &one);
+    if (!one.bytes_ok) {
+      c.expected_bytes = b.filter_bytes;
+      c.measured_bytes = m.filter_bytes;
+      c.bytes_ok = false;
+      c.note = name + "'s filter bytes";
+      return c;
+    }
+  }
+  return c;
 }
 
 std::string Pct(double fraction) {
@@ -120,6 +182,18 @@ Result FromReport(const FilterReport& report, const std::string& filter_uri,
     lr.false_positives = l.false_positives;
     r.levels.push_back(lr);
   }
+  if (tree.universal()) {
+    for (const SortedRunReport& run : report.sorted_runs) {
+      RunResult rr;
+      rr.level = run.level;
+      rr.entries = run.entries;
+      rr.filter_bytes = run.filter_bytes;
+      rr.bits_per_key = run.bits_per_key;
+      rr.reach = run.reach;
+      rr.model_fpr = run.model_fpr.value_or(0);
+      r.runs.push_back(rr);
+    }
+  }
   return r;
 }
 
@@ -145,6 +219,20 @@ std::string ToJson(const Result& r) {
     levels.push_back(lj);
   }
   j["levels"] = levels;
+  if (r.tree.universal()) {
+    ordered_json runs = ordered_json::array();
+    for (const RunResult& run : r.runs) {
+      ordered_json rj;
+      rj["level"] = run.level;
+      rj["entries"] = run.entries;
+      rj["filter_bytes"] = run.filter_bytes;
+      rj["bits_per_key"] = run.bits_per_key;
+      rj["reach"] = run.reach;
+      rj["model_fpr"] = run.model_fpr;
+      runs.push_back(rj);
+    }
+    j["sorted_runs"] = runs;
+  }
   ordered_json total;
   total["filter_bytes"] = r.filter_bytes_total();
   total["filter_entries"] = r.filter_entries_total();
@@ -182,6 +270,18 @@ Status FromJson(const std::string& text, Result* result) {
       l.useful = lj.at("useful").get<uint64_t>();
       l.false_positives = lj.at("false_positives").get<uint64_t>();
       r.levels.push_back(l);
+    }
+    if (r.tree.universal()) {
+      for (const auto& rj : j.at("sorted_runs")) {
+        RunResult run;
+        run.level = rj.at("level").get<int>();
+        run.entries = rj.at("entries").get<uint64_t>();
+        run.filter_bytes = rj.at("filter_bytes").get<uint64_t>();
+        run.bits_per_key = rj.at("bits_per_key").get<double>();
+        run.reach = rj.at("reach").get<double>();
+        run.model_fpr = rj.at("model_fpr").get<double>();
+        r.runs.push_back(run);
+      }
     }
     *result = std::move(r);
   } catch (const nlohmann::json::exception& e) {
@@ -238,6 +338,15 @@ Comparison Compare(const Result& baseline, const Result& measured,
     CompareFpr(b.false_positives, b.trials(), m.false_positives, m.trials(),
                tolerance.sigmas, &c);
     CompareBytes(b.filter_bytes, m.filter_bytes, tolerance.bytes_fraction, &c);
+    // A universal tree's shape is the picker's: its levels' keys too. A
+    // leveled tree's is fixed by its spec, and checked as it always was.
+    if (baseline.tree.universal() || measured.tree.universal()) {
+      c.shape_ok = b.entries == m.entries;
+    }
+    if (!c.shape_ok) {
+      c.note = std::to_string(m.entries) + " keys, the baseline's " +
+               std::to_string(b.entries);
+    }
     if (!base.count(level)) c.note = "level not in the baseline";
     if (!run.count(level)) c.note = "level missing from this run";
     variance += c.sigma * c.sigma;
@@ -261,6 +370,10 @@ Comparison Compare(const Result& baseline, const Result& measured,
                tolerance.bytes_fraction, &total);
   total.note = "FPR: sum over levels";
   cmp.checks.push_back(total);
+  if (baseline.tree.universal() || measured.tree.universal()) {
+    cmp.checks.push_back(
+        CompareRuns(baseline.runs, measured.runs, tolerance.bytes_fraction));
+  }
   return cmp;
 }
 
@@ -285,7 +398,19 @@ std::string Comparison::ToTable() const {
     std::string result = c.ok() ? "ok" : "FAIL:";
     if (!c.fpr_ok) result += " FPR";
     if (!c.bytes_ok) result += " bytes";
-    if (!c.note.empty() && !c.ok()) result += " (" + c.note + ")";
+    if (!c.shape_ok) result += " shape";
+    if (!c.note.empty() && (!c.ok() || c.what == "runs")) {
+      result += " (" + c.note + ")";
+    }
+    if (c.what == "runs") {  // no FPR of its own: L0's files share L0's
+      snprintf(line, sizeof(line),
+               "%-6s %9s %9s %10s %10s %8s %13" PRIu64 " %13" PRIu64
+               " %+7.2f%%  %s\n",
+               c.what.c_str(), "-", "-", "-", "-", "-", c.expected_bytes,
+               c.measured_bytes, 100 * change, result.c_str());
+      out += line;
+      continue;
+    }
     snprintf(line, sizeof(line),
              "%-6s %9" PRIu64 " %9" PRIu64 " %10s %10s %+8.2f %13" PRIu64
              " %13" PRIu64 " %+7.2f%%  %s\n",

@@ -11,7 +11,11 @@
 // tree changed too. Each level's filter bytes must be within
 // `bytes_fraction` of the baseline's. The totals (sum of level FPRs, with
 // the levels' variances added, and all filter bytes) are checked the same
-// way.
+// way. A universal tree's shape is checked too, as universal compaction
+// made it: each level's keys equal the baseline's, and its sorted runs are
+// the baseline's, newest first, each at the same level with the same keys
+// and its filter bytes within `bytes_fraction`: L0's files share L0's
+// counters, so the runs' bytes are what tells them apart.
 #pragma once
 
 #include <cstdint>
@@ -44,11 +48,22 @@ struct LevelResult {
   }
 };
 
+// A sorted run of a universal tree (FilterReport::sorted_runs).
+struct RunResult {
+  int level = 0;
+  uint64_t entries = 0;
+  uint64_t filter_bytes = 0;
+  double bits_per_key = 0;
+  double reach = 1;
+  double model_fpr = 0;  // 0 without a filter
+};
+
 struct Result {
   std::string filter_uri;
   std::string rocksdb_version;
   TreeSpec tree;
   std::vector<LevelResult> levels;
+  std::vector<RunResult> runs;  // universal trees only, newest first
 
   uint64_t filter_bytes_total() const;
   uint64_t filter_entries_total() const;
@@ -56,7 +71,8 @@ struct Result {
   double sum_fpr() const;
 };
 
-// The levels of a report (its level -1, files of unknown level, excluded).
+// The levels of a report (its level -1, files of unknown level, excluded)
+// and, for a universal tree, its sorted runs.
 Result FromReport(const FilterReport& report, const std::string& filter_uri,
                   const TreeSpec& tree);
 
@@ -72,18 +88,20 @@ struct Tolerance {
   double bytes_fraction = 0.01;
 };
 
-// One line of the comparison: a level, or the totals.
+// One line of the comparison: a level, the totals, or the sorted runs.
 struct Check {
-  std::string what;  // "L0" .. "L6", or "total"
+  std::string what;  // "L0" .. "L6", "total", or "runs"
   double expected_fpr = 0, measured_fpr = 0;
   uint64_t expected_fp = 0, measured_fp = 0;
   uint64_t expected_trials = 0, measured_trials = 0;
   double sigma = 0;  // of the difference
   double z = 0;      // (measured - expected) / sigma; 0 if both equal
   uint64_t expected_bytes = 0, measured_bytes = 0;
-  bool fpr_ok = true, bytes_ok = true;
+  // shape (universal trees): a level's keys, or the runs' levels and keys,
+  // as the baseline's.
+  bool fpr_ok = true, bytes_ok = true, shape_ok = true;
   std::string note;  // e.g. a level missing on one side
-  bool ok() const { return fpr_ok && bytes_ok; }
+  bool ok() const { return fpr_ok && bytes_ok && shape_ok; }
 };
 
 struct Comparison {

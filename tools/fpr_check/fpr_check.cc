@@ -44,10 +44,24 @@ DEFINE_string(db, "",
               "Directory for the tree; must not exist (default: a temporary "
               "directory, removed at the end)");
 DEFINE_uint64(seed, 301, "Seed of the keys and probes");
-DEFINE_uint64(num, 1000000, "Keys in the last level");
-DEFINE_int32(levels, 5, "Levels of the tree, L0 included");
-DEFINE_double(size_ratio, 10, "Keys of a level / keys of the level above");
-DEFINE_int32(l0_files, 2, "Files in L0, each one step above L1");
+DEFINE_string(compaction_style, "level",
+              "The tree: 'level' (a geometric tree, built level by level) or "
+              "'universal' (the flushes, and RocksDB's universal compaction "
+              "after each)");
+DEFINE_uint64(num, 1000000,
+              "Keys in the last level (leveled), in the tree (universal)");
+DEFINE_int32(levels, 5, "Levels of the tree, L0 included: num_levels");
+DEFINE_double(size_ratio, 10,
+              "Leveled: keys of a level / keys of the level above");
+DEFINE_int32(l0_files, 2, "Leveled: files in L0, each one step above L1");
+DEFINE_int32(flushes, 24, "Universal: flushes of num / flushes keys each");
+DEFINE_int32(compaction_trigger, 8,
+             "Universal: level0_file_num_compaction_trigger, the sorted runs "
+             "that start a compaction");
+DEFINE_int32(universal_size_ratio, 1,
+             "Universal: compaction_options_universal.size_ratio (percent)");
+DEFINE_int32(min_merge_width, 2,
+             "Universal: compaction_options_universal.min_merge_width");
 DEFINE_int32(value_size, 16, "Value bytes; keys are 16 bytes");
 DEFINE_uint64(probes, 200000, "Absent-key Gets");
 DEFINE_double(sigmas, 4, "FPR tolerance, in binomial standard deviations");
@@ -91,19 +105,22 @@ bool TreeFromFlags(const Result* baseline, TreeSpec* tree, std::string* error) {
   };
   const TreeSpec b = baseline ? baseline->tree : TreeSpec();
   pick("seed", FLAGS_seed, b.seed, &tree->seed);
+  pick("compaction_style", FLAGS_compaction_style, b.compaction_style,
+       &tree->compaction_style);
   pick("num", FLAGS_num, b.num, &tree->num);
   pick("levels", FLAGS_levels, b.levels, &tree->levels);
   pick("size_ratio", FLAGS_size_ratio, b.size_ratio, &tree->size_ratio);
   pick("l0_files", FLAGS_l0_files, b.l0_files, &tree->l0_files);
+  pick("flushes", FLAGS_flushes, b.flushes, &tree->flushes);
+  pick("compaction_trigger", FLAGS_compaction_trigger, b.compaction_trigger,
+       &tree->compaction_trigger);
+  pick("universal_size_ratio", FLAGS_universal_size_ratio,
+       b.universal_size_ratio, &tree->universal_size_ratio);
+  pick("min_merge_width", FLAGS_min_merge_width, b.min_merge_width,
+       &tree->min_merge_width);
   pick("value_size", FLAGS_value_size, b.value_size, &tree->value_size);
   pick("probes", FLAGS_probes, b.probes, &tree->probes);
-  if (tree->levels < 2 || tree->levels > 20 || tree->l0_files < 0 ||
-      !(tree->size_ratio > 1) || tree->num == 0 || tree->probes == 0 ||
-      tree->value_size < 0 || tree->KeysAt(1) == 0) {
-    *error +=
-        " the tree needs 2..20 levels, size_ratio > 1, num and probes "
-        "> 0, and at least one key in L1;";
-  }
+  *error += tree->Problems();
   return error->empty();
 }
 
@@ -163,9 +180,13 @@ int Run() {
   } cleanup{remove_path ? std::filesystem::path(path).parent_path().string()
                         : ""};
 
-  Progress("filter " + filter_uri + "; tree of " + std::to_string(tree.levels) +
-           " levels, " + std::to_string(tree.num) + " keys in the last, seed " +
-           std::to_string(tree.seed) + ", in " + path);
+  Progress("filter " + filter_uri + "; " +
+           (tree.universal()
+                ? "universal tree of " + std::to_string(tree.num) +
+                      " keys in " + std::to_string(tree.levels) + " levels"
+                : "tree of " + std::to_string(tree.levels) + " levels, " +
+                      std::to_string(tree.num) + " keys in the last") +
+           ", seed " + std::to_string(tree.seed) + ", in " + path);
   s = BuildTree(tree, options, path, Progress);
   if (!s.ok()) return Fail("building the tree", s);
 

@@ -136,6 +136,129 @@ TEST(FprCheckBaselineTest, TableShowsEachLevelAndTheTotal) {
   EXPECT_NE(table.find("4.0 sigma"), std::string::npos) << table;
 }
 
+// A universal tree: two L0 runs (L0's counts cover both) and L2.
+Result UniversalSample() {
+  Result r = Sample();
+  r.tree.compaction_style = "universal";
+  r.tree.flushes = 12;
+  r.tree.compaction_trigger = 6;
+  r.tree.universal_size_ratio = 5;
+  r.tree.min_merge_width = 3;
+  r.levels = {Level(0, 0, 400000, 800), Level(2, 9500, 200000, 800000)};
+  r.levels[0].entries = 2000;
+  RunResult newest;
+  newest.level = 0;
+  newest.entries = 1000;
+  newest.filter_bytes = 500;
+  newest.bits_per_key = 4;
+  newest.model_fpr = 0.1;
+  RunResult older = newest;
+  older.filter_bytes = 300;
+  older.bits_per_key = 2.4;
+  RunResult last;
+  last.level = 2;
+  last.entries = 1000;
+  last.filter_bytes = 800000;
+  last.bits_per_key = 6400;
+  r.runs = {newest, older, last};
+  return r;
+}
+
+// A leveled baseline's tree has the keys it always had, and no runs.
+TEST(FprCheckBaselineTest, LeveledJsonKeepsItsKeys) {
+  const nlohmann::ordered_json j =
+      nlohmann::ordered_json::parse(ToJson(Sample()));
+  std::vector<std::string> keys;
+  for (const auto& [key, value] : j["tree"].items()) keys.push_back(key);
+  const std::vector<std::string> leveled = {
+      "seed",     "num",        "levels", "size_ratio",
+      "l0_files", "value_size", "probes"};
+  EXPECT_EQ(keys, leveled);
+  EXPECT_FALSE(j.contains("sorted_runs"));
+  // Without compaction_style, a baseline is leveled.
+  Result back;
+  ASSERT_TRUE(FromJson(ToJson(Sample()), &back).ok());
+  EXPECT_EQ(back.tree.compaction_style, "level");
+  EXPECT_TRUE(back.runs.empty());
+}
+
+TEST(FprCheckBaselineTest, UniversalJsonRoundTrips) {
+  const Result r = UniversalSample();
+  const nlohmann::ordered_json j = nlohmann::ordered_json::parse(ToJson(r));
+  EXPECT_EQ(j["tree"]["compaction_style"], "universal");
+  EXPECT_FALSE(j["tree"].contains("size_ratio"));
+  EXPECT_FALSE(j["tree"].contains("l0_files"));
+  Result back;
+  ASSERT_TRUE(FromJson(ToJson(r), &back).ok());
+  EXPECT_TRUE(back.tree.universal());
+  EXPECT_EQ(back.tree.flushes, 12);
+  EXPECT_EQ(back.tree.compaction_trigger, 6);
+  EXPECT_EQ(back.tree.universal_size_ratio, 5);
+  EXPECT_EQ(back.tree.min_merge_width, 3);
+  ASSERT_EQ(back.runs.size(), 3u);
+  EXPECT_EQ(back.runs[1].filter_bytes, 300u);
+  EXPECT_EQ(back.runs[2].level, 2);
+  EXPECT_DOUBLE_EQ(back.runs[0].model_fpr, 0.1);
+  const Comparison cmp = Compare(r, back, Tolerance());
+  EXPECT_TRUE(cmp.ok()) << cmp.ToTable();
+  EXPECT_EQ(cmp.checks.back().what, "runs");
+  EXPECT_NE(cmp.ToTable().find("ok (3 sorted runs, as in the baseline)"),
+            std::string::npos)
+      << cmp.ToTable();
+}
+
+// L0's counts and bytes cover both its runs: a budget moved from one L0
+// file to the other shows only in the runs' own bytes.
+TEST(FprCheckBaselineTest, UniversalRunsAreCheckedOneByOne) {
+  const Result base = UniversalSample();
+  Result run = base;
+  run.runs[0].filter_bytes = 300;
+  run.runs[1].filter_bytes = 500;
+  Comparison cmp = Compare(base, run, Tolerance());
+  EXPECT_FALSE(cmp.ok());
+  EXPECT_TRUE(cmp.checks[0].ok());  // L0
+  EXPECT_FALSE(cmp.checks.back().bytes_ok);
+  EXPECT_NE(cmp.ToTable().find("FAIL: bytes (run 1 (L0)'s filter bytes)"),
+            std::string::npos)
+      << cmp.ToTable();
+  // Another shape: a run fewer, or a run's keys elsewhere.
+  run = base;
+  run.runs.pop_back();
+  cmp = Compare(base, run, Tolerance());
+  EXPECT_FALSE(cmp.checks.back().shape_ok);
+  EXPECT_NE(cmp.ToTable().find("shape (2 sorted runs, the baseline 3)"),
+            std::string::npos)
+      << cmp.ToTable();
+  run = base;
+  run.runs[1].entries = 900;
+  run.levels[0].entries = 1900;
+  cmp = Compare(base, run, Tolerance());
+  EXPECT_FALSE(cmp.checks[0].shape_ok);
+  EXPECT_FALSE(cmp.checks.back().shape_ok);
+  EXPECT_NE(cmp.ToTable().find("run 2 (L0): 900 keys, the baseline's L0 1000"),
+            std::string::npos)
+      << cmp.ToTable();
+}
+
+// A leveled tree's levels are compared as they always were: FPR and bytes,
+// not keys (its spec fixes them), and no runs line.
+TEST(FprCheckBaselineTest, LeveledComparisonChecksNoShape) {
+  const Result base = Sample();
+  Result run = base;
+  run.levels[1].entries = 1100;
+  const Comparison cmp = Compare(base, run, Tolerance());
+  EXPECT_TRUE(cmp.ok()) << cmp.ToTable();
+  EXPECT_EQ(cmp.checks.back().what, "total");
+  EXPECT_EQ(cmp.ToTable().find("shape"), std::string::npos) << cmp.ToTable();
+  // A universal tree's levels with other keys fail as another shape.
+  const Result universal = UniversalSample();
+  run = universal;
+  run.levels[1].entries = 1100;
+  const Comparison other = Compare(universal, run, Tolerance());
+  EXPECT_FALSE(other.checks[1].shape_ok);
+  EXPECT_FALSE(other.ok());
+}
+
 // Prefix filters (NewFixedPrefixTransform(3), whole_key_filtering=false:
 // fpr_check's keys are 16 random hex digits, so 3 of them make 4,096
 // prefixes for 22,000 keys): the levels and the totals count filter

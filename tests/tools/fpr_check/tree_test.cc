@@ -3,11 +3,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <memory>
 #include <thread>
 #include <tuple>
+#include <vector>
 
 #include "monkey/install.h"
 #include "monkey/rocksdb_compat.h"
@@ -23,6 +25,13 @@ TreeSpec Small() {
   spec.num = 20000;
   spec.levels = 4;
   spec.probes = 20000;
+  return spec;
+}
+
+// 20,000 keys in 24 flushes under universal compaction, 4 levels.
+TreeSpec UniversalSmall() {
+  TreeSpec spec = Small();
+  spec.compaction_style = "universal";
   return spec;
 }
 
@@ -184,6 +193,141 @@ TEST(FprCheckTreeTest, DeterministicOptionsOverrideTheEngines) {
   options.num_levels = 7;  // an engine's own setting is kept
   MakeDeterministic(Small(), &options);
   EXPECT_EQ(options.num_levels, 7);
+}
+
+// A universal tree takes its compaction options from the spec, num_levels
+// too: they make its shape.
+TEST(FprCheckTreeTest, UniversalOptionsAreTheSpecs) {
+  ROCKSDB_NAMESPACE::Options options;
+  options.num_levels = 7;
+  options.disable_auto_compactions = false;
+  options.level0_file_num_compaction_trigger = 2;
+  options.compaction_options_universal.size_ratio = 50;
+  options.compaction_options_universal.max_size_amplification_percent = 25;
+  options.max_background_jobs = 8;
+  TreeSpec spec = UniversalSmall();
+  spec.compaction_trigger = 6;
+  spec.universal_size_ratio = 3;
+  spec.min_merge_width = 4;
+  MakeDeterministic(spec, &options);
+  EXPECT_EQ(options.compaction_style,
+            ROCKSDB_NAMESPACE::kCompactionStyleUniversal);
+  EXPECT_EQ(options.num_levels, 4);
+  EXPECT_TRUE(options.disable_auto_compactions);  // BuildTree turns them on
+  EXPECT_EQ(options.level0_file_num_compaction_trigger, 6);
+  EXPECT_EQ(options.compaction_options_universal.size_ratio, 3u);
+  EXPECT_EQ(options.compaction_options_universal.min_merge_width, 4u);
+  // The others at RocksDB's defaults.
+  EXPECT_EQ(options.compaction_options_universal.max_size_amplification_percent,
+            ROCKSDB_NAMESPACE::CompactionOptionsUniversal()
+                .max_size_amplification_percent);
+  EXPECT_EQ(options.max_background_compactions, 1);
+  EXPECT_EQ(options.max_subcompactions, 1u);
+}
+
+TEST(FprCheckTreeTest, SpecProblemsAreNamed) {
+  EXPECT_EQ(Small().Problems(), "");
+  EXPECT_EQ(UniversalSmall().Problems(), "");
+  TreeSpec spec = Small();
+  spec.levels = 1;
+  EXPECT_NE(spec.Problems().find("2..20 levels"), std::string::npos);
+  spec = UniversalSmall();
+  spec.levels = 1;  // every run in L0
+  EXPECT_EQ(spec.Problems(), "");
+  spec.min_merge_width = 1;
+  EXPECT_NE(spec.Problems().find("min_merge_width >= 2"), std::string::npos);
+  spec = UniversalSmall();
+  spec.compaction_style = "fifo";
+  EXPECT_NE(spec.Problems().find("not 'fifo'"), std::string::npos);
+}
+
+TEST(FprCheckTreeTest, UniversalFlushesSplitTheKeys) {
+  TreeSpec spec = UniversalSmall();
+  uint64_t sum = 0;
+  for (int f = 0; f < spec.flushes; ++f) {
+    EXPECT_GE(spec.KeysOfFlush(f), 833u);
+    EXPECT_LE(spec.KeysOfFlush(f), 834u);
+    sum += spec.KeysOfFlush(f);
+  }
+  EXPECT_EQ(sum, spec.num);
+}
+
+// Universal compaction makes the tree: sorted runs in L0 and in levels,
+// every key in one of them, and the report lists them. Which runs the
+// picker leaves follows from the files' sizes (compression, filters) and
+// RocksDB's version; what any picker leaves is checked: compacted until no
+// more than the trigger's runs are left, the oldest run in the last level
+// (a compaction that takes in the oldest run writes there), the runs
+// newest first, the same as the files.
+TEST(FprCheckTreeTest, UniversalTreeIsUniversalCompactions) {
+  const TreeSpec spec = UniversalSmall();
+  test::TempDir dir;
+  const Built built = BuildAndMeasure(spec, "bloomfilter:10", dir.Sub("db"));
+  std::map<int, uint64_t> entries, files;
+  std::vector<uint64_t> l0_entries;
+  uint64_t total = 0;
+  for (const auto& [level, n, bytes] : built.files) {
+    entries[level] += n;
+    files[level] += 1;
+    total += n;
+    if (level == 0) l0_entries.push_back(n);
+  }
+  EXPECT_EQ(total, spec.num);
+  EXPECT_GT(entries[spec.levels - 1], 0u);  // compactions ran
+  const std::vector<RunResult>& runs = built.result.runs;
+  ASSERT_EQ(runs.size(), files.size() - (files.count(0) ? 1 : 0) + files[0]);
+  EXPECT_LE(runs.size(), static_cast<size_t>(spec.compaction_trigger));
+  EXPECT_GE(runs.size(), 2u);
+  EXPECT_EQ(runs.back().level, spec.levels - 1);
+  uint64_t in_runs = 0;
+  std::vector<uint64_t> l0_runs;
+  for (size_t i = 0; i < runs.size(); ++i) {
+    SCOPED_TRACE("run " + std::to_string(i + 1));
+    const RunResult& run = runs[i];
+    if (i > 0) EXPECT_GE(run.level, runs[i - 1].level);
+    if (run.level == 0) {
+      l0_runs.push_back(run.entries);
+    } else {
+      EXPECT_EQ(run.entries, entries[run.level]);
+    }
+    in_runs += run.entries;
+    EXPECT_NEAR(run.reach, 1, 0.01);  // random keys: every run spans them
+    EXPECT_NEAR(run.bits_per_key, 10, 0.7);
+    EXPECT_GT(run.model_fpr, 0.005);
+    EXPECT_LT(run.model_fpr, 0.015);
+  }
+  std::sort(l0_runs.begin(), l0_runs.end());
+  EXPECT_EQ(l0_runs, l0_entries);  // built.files is sorted
+  EXPECT_EQ(in_runs, spec.num);
+}
+
+// The universal tree is the same in every run, as the leveled one, whatever
+// the background threads and the plan's timing.
+TEST(FprCheckTreeTest, TwoUniversalRunsAreIdentical) {
+  for (const char* uri : {"monkey:7", "bloomfilter:10"}) {
+    SCOPED_TRACE(uri);
+    test::TempDir a, b;
+    const Built first = BuildAndMeasure(UniversalSmall(), uri, a.Sub("db"));
+    const Built second =
+        BuildAndMeasure(UniversalSmall(), uri, b.Sub("db"), true);
+    EXPECT_EQ(first.files, second.files);
+    ASSERT_EQ(first.result.levels.size(), second.result.levels.size());
+    for (size_t i = 0; i < first.result.levels.size(); ++i) {
+      EXPECT_EQ(first.result.levels[i].false_positives,
+                second.result.levels[i].false_positives);
+    }
+    // The first as a baseline, through its file's JSON: the second matches
+    // it, runs and all, with no tolerance on the bytes.
+    Result baseline;
+    ASSERT_TRUE(FromJson(ToJson(first.result), &baseline).ok());
+    ASSERT_TRUE(baseline.tree.universal());
+    ASSERT_FALSE(baseline.runs.empty());
+    Tolerance exact;
+    exact.bytes_fraction = 0;
+    const Comparison cmp = Compare(baseline, second.result, exact);
+    EXPECT_TRUE(cmp.ok()) << cmp.ToTable();
+    EXPECT_EQ(cmp.checks.back().what, "runs");
+  }
 }
 
 }  // namespace
