@@ -4,7 +4,7 @@
 # bloomfilter:10 with optimize_filters_for_hits, ribbonfilter:10, monkey:10,
 # monkey:7) and prints them side by side; results go to results/<timestamp>/.
 #
-#   tools/compare.sh [--preset=default|tdstore|scale|deep|memlimit]
+#   tools/compare.sh [--preset=default|tdstore|scale|deep|memlimit|universal]
 #                    [--config=SPEC ...] [--num=N] [--reads=N] [--threads=N]
 #                    [--keep_db] [--release[=VERSION]]
 #                    [--also_db_bench=LABEL=PATH]  (another build, side by side)
@@ -17,6 +17,12 @@
 #     bloomfilter:10, monkey:10 (Install) and monkey:10 with shape=static.
 #     Without --release its db_bench is built in build-release
 #     (CMAKE_BUILD_TYPE=Release; Debian's librocksdb keeps its assertions).
+#   tools/compare.sh --preset=universal
+#     universal compaction (--compaction_style=1) at 11 sorted runs at rest,
+#     bloomfilter:10, monkey:10 and monkey:7 by false positives per
+#     absent-key lookup, against the advisor's optimum for each tree
+#     (build/monkey_plan, built here; bench/comparison/specs.py has why the
+#     settings).
 #
 # --release runs a Release db_bench instead of the one built against
 # Debian's RocksDB (which has assertions on): build_tools/build_rocksdb_fork.sh
@@ -31,12 +37,14 @@ set -eu
 cd "$(dirname "$0")/.."
 release=
 writetax=
+universal=
 for arg do
   shift
   case "$arg" in
     --release) release=9.11.2 ;;
     --release=*) release=${arg#--release=} ;;
     --preset=writetax) writetax=1 ;;
+    --preset=universal) universal=1; set -- "$@" "$arg" ;;
     *) set -- "$@" "$arg" ;;
   esac
 done
@@ -59,5 +67,16 @@ fi
 }
 if [ -n "$writetax" ]; then
   exec /usr/bin/python3 bench/writetax.py --db_bench="$db_bench" "$@"
+fi
+if [ -n "$universal" ]; then
+  # The advisor, for the model's optimum on each DB at rest.
+  [ -f build/CMakeCache.txt ] ||
+    cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+  cmake --build build -j"$(nproc)" --target monkey_plan >/dev/null || {
+    echo "compare.sh: building monkey_plan failed: cmake --build build" \
+      "--target monkey_plan" >&2
+    exit 1
+  }
+  set -- --monkey_plan=build/monkey_plan "$@"
 fi
 exec /usr/bin/python3 bench/compare.py --db_bench="$db_bench" "$@"

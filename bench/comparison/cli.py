@@ -51,6 +51,10 @@ def parse_args(description):
                          "tdstore 1 MiB: less than the 1.3-1.8 MiB of "
                          "filters and indexes of its 2M-key trees; memlimit "
                          "1 MiB against 1.3 MB of fixed10's filters)")
+    ap.add_argument("--monkey_plan",
+                    help="universal: the advisor, run on each DB at rest for "
+                         "the model's optimum (its universal figures: "
+                         "monkey_plan --db --json)")
     ap.add_argument("--results", default="results",
                     help="parent of the results/<timestamp> directory")
     ap.add_argument("--db_dir", help="where DBs go (default: the results "
@@ -129,9 +133,13 @@ def main(description=None):
         meta["about"] += "; partitioned filters and index"
     log(f"compare: preset {args.preset}: {meta['about']}")
     log("compare: tree flags: " + " ".join(tree_flags(args.preset)))
-    log("compare: all runs use --level_compaction_dynamic_level_bytes=true "
-        "(RocksDB's recommended setting; the static Monkey plan assumes the "
-        "deepest level is the last one)")
+    if "--level_compaction_dynamic_level_bytes=true" in tree_flags(
+            args.preset):
+        log("compare: all runs use --level_compaction_dynamic_level_bytes="
+            "true (RocksDB's recommended setting; the static Monkey plan "
+            "assumes the deepest level is the last one)")
+    if preset.get("advisor") and not args.monkey_plan:
+        log("compare: no --monkey_plan: the verdicts have no model optimum")
     log(f"compare: {len(configs)} configurations: "
         + ", ".join(c["label"] for c in configs))
     log(f"compare: results in {out}; DBs in {db_dir}; "

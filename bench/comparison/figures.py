@@ -61,6 +61,70 @@ def run_figures(report):
             "model_sum_fpr_runs": model if report else None}
 
 
+def sorted_runs(tree):
+    """The sorted runs of a tree (parse_levelstats rows: its non-empty
+    levels): every L0 file one, every other level one."""
+    return sum(t["files"] if t["level"] == 0 else 1 for t in tree)
+
+
+def model_fp_per_lookup(report):
+    """The FPR model's false positives per lookup for the filters as built:
+    each level's model FPR (its files' mean, weighted as its probes fall)
+    times the level's probes per lookup; None without lookups or where a
+    probed level has no model."""
+    lookups = report.get("lookups")
+    if not lookups:
+        return None
+    total = 0.0
+    for l in report.get("levels", []):
+        if not l.get("probes"):
+            continue
+        if l.get("model_fpr") is None:
+            return None
+        total += l["model_fpr"] * l["probes"] / lookups
+    return total
+
+
+# What the universal verdicts and the table say where the advisor's JSON
+# lacks its universal figures (it reads leveled trees only).
+NO_UNIVERSAL_ADVICE = "advisor has no universal support"
+
+
+def universal_advice(advice):
+    """(sorted runs, model FP per lookup now, the optimum at the same bytes)
+    from the advisor's JSON on a universal DB, or (None, why) where it has
+    none: no advice, an error, or no "compaction_style" universal with
+    "sorted_runs" and "same_bytes"."""
+    if not advice:
+        return None, "advisor not run (no --monkey_plan)"
+    if advice.get("error"):
+        return None, f"advisor failed: {advice['error']}"
+    style = advice.get("compaction_style")
+    same = advice.get("same_bytes") or {}
+    if style is None or advice.get("sorted_runs") is None or \
+            same.get("sum_fpr") is None or advice.get("sum_fpr_now") is None:
+        return None, (f"{NO_UNIVERSAL_ADVICE} (monkey_plan --db --json "
+                      "without compaction_style, sorted_runs and "
+                      "same_bytes.sum_fpr)")
+    if str(style).lower() not in ("universal", "1",
+                                  "kcompactionstyleuniversal"):
+        return None, f"advisor reads the DB as compaction_style={style}"
+    runs = advice["sorted_runs"]
+    runs = len(runs) if isinstance(runs, list) else runs
+    return (runs, advice["sum_fpr_now"], same["sum_fpr"]), None
+
+
+def advisor_figures(result):
+    """The advisor's model on a result's DB at rest: advisor_sorted_runs,
+    advisor_fp_now (FP per lookup of its filters as built) and
+    advisor_optimum (at the same bytes), None without its universal
+    figures, and advisor_missing, why not (None where it has them)."""
+    advice, missing = universal_advice(result.get("advice"))
+    runs, now, optimum = advice or (None, None, None)
+    return {"advisor_sorted_runs": runs, "advisor_fp_now": now,
+            "advisor_optimum": optimum, "advisor_missing": missing}
+
+
 def summarize(result):
     """Scalar figures of one (size, config) result."""
     main = main_report(result) or {}
@@ -82,6 +146,21 @@ def summarize(result):
             for l in main.get("levels", [])) else None),
     }
     s.update(run_figures(main))
+    s["model_fp_per_absent_lookup"] = (model_fp_per_lookup(main)
+                                       if main else None)
+    # The same false positives from the --statistics tickers (the median
+    # of the rounds), and the sorted runs the measurement's levelstats
+    # printed.
+    tickers = [v for v in result.get("ticker_fp_per_lookup", [])
+               if v is not None]
+    s["ticker_fp_per_lookup"] = (statistics.median(tickers) if tickers
+                                 else None)
+    tree = result.get("trees", {}).get("measure")
+    s["sorted_runs"] = sorted_runs(tree) if tree else None
+    # The advisor's model on the DB at rest (universal preset), None
+    # without its universal figures.
+    if "advice" in result:  # the universal preset's
+        s.update(advisor_figures(result))
     # Block-cache loads per operation, the median of the rounds (each round
     # on a tree its inserts have grown).
     for key in ("filter_bytes_per_op", "data_bytes_per_op",

@@ -2,6 +2,7 @@
 # one db_bench process at a time with progress notes, and merges the rounds
 # of the measurement into one result per size and configuration.
 
+import json
 import os
 import re
 import shlex
@@ -12,9 +13,9 @@ import sys
 import time
 
 from comparison.console import log, uptime
-from comparison.figures import MAIN_BENCHMARKS
+from comparison.figures import MAIN_BENCHMARKS, sorted_runs
 from comparison.parse import parse_levelstats, parse_output, parse_tickers
-from comparison.specs import (COMMON_FLAGS, schedule, tree_flags,
+from comparison.specs import (COMMON_FLAGS, PRESETS, schedule, tree_flags,
                               workload_phases)
 
 
@@ -107,6 +108,51 @@ def block_loads(reports, tickers, cache_size):
             if main.get("filter_cache_source") == "block_cache" else None}
 
 
+# RocksDB's tickers of filter probes that said "may be here", and of those
+# the ones whose key was there (--statistics).
+FULL_POSITIVE = "rocksdb.bloom.filter.full.positive"
+FULL_TRUE_POSITIVE = "rocksdb.bloom.filter.full.true.positive"
+
+
+def ticker_fp_per_lookup(reports, tickers):
+    """False positives per lookup of a measurement from its process's
+    --statistics dump: (full positives - true positives) / the main
+    report's lookups. None without either."""
+    main = next((reports[n] for n in MAIN_BENCHMARKS if reports.get(n)), None)
+    lookups = main and main.get("lookups")
+    if not lookups or FULL_POSITIVE not in tickers or \
+            FULL_TRUE_POSITIVE not in tickers:
+        return None
+    return (tickers[FULL_POSITIVE] - tickers[FULL_TRUE_POSITIVE]) / lookups
+
+
+def advise(monkey_plan, db):
+    """The advisor on a DB at rest (monkey_plan --db --json): its first
+    column family's object, with the top level's other keys; {"error": ...}
+    where it fails, so that the run goes on and the verdicts say so."""
+    done = subprocess.run([monkey_plan, f"--db={db}", "--json"],
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        return {"error": f"monkey_plan exit {done.returncode}: "
+                         + done.stderr.strip()[-300:]}
+    try:
+        advice = json.loads(done.stdout)
+        top = {k: v for k, v in advice.items() if k != "column_families"}
+        return dict(top, **advice["column_families"][0])
+    except (ValueError, KeyError, IndexError, TypeError) as e:
+        return {"error": f"monkey_plan --json unreadable: {e}"}
+
+
+def warn_if_few_runs(preset, what, tree):
+    """Says loudly when a measured tree has fewer sorted runs than its
+    preset's min_runs (the verdicts FAIL it too)."""
+    want = PRESETS.get(preset, {}).get("min_runs")
+    if want and tree and sorted_runs(tree) < want:
+        log(f"compare: WARNING: {what}: only {sorted_runs(tree)} sorted runs "
+            f"at rest, the preset wants >= {want}; its FP per lookup does not "
+            "measure the tiered tree it is for")
+
+
 def run_comparison(args, configs, sizes, reads, out, db_dir):
     """Runs every configuration at every size and returns the results, one
     per (size, configuration). At each size, all loads run first, then the
@@ -133,6 +179,7 @@ def run_comparison(args, configs, sizes, reads, out, db_dir):
                           + filt, "benchmarks": [], "rounds": [],
                           "reports": {}, "plan": {}, "commands": [],
                           "trees": {}, "block_loads": [],
+                          "ticker_fp_per_lookup": [],
                           "uptime": uptime()})
         for rnd, phase, flags, ops in runs_of[num]:
             for i, result in enumerate(batch):
@@ -142,6 +189,8 @@ def run_comparison(args, configs, sizes, reads, out, db_dir):
                 what = f"{num:,} keys, {config['label']}: {phase}"
                 if phase == "measure" and args.repeat > 1:
                     what += f" (round {rnd + 1} of {args.repeat})"
+                if callable(flags):  # from the trees of earlier phases
+                    flags = flags(result["trees"])
                 text, cmd, _ = runner.run_db_bench(
                     what, result["base"] + flags + config["flags"], log_path,
                     ops, config.get("db_bench"))
@@ -154,6 +203,8 @@ def run_comparison(args, configs, sizes, reads, out, db_dir):
                 tree = parse_levelstats(text)
                 if tree:
                     result["trees"][phase] = tree
+                if phase == "measure":
+                    warn_if_few_runs(args.preset, what, tree)
                 # The latest header: a live plan is printed for the shape
                 # the DB opened with, so the measure phase's is the one that
                 # goes with its report.
@@ -163,12 +214,17 @@ def run_comparison(args, configs, sizes, reads, out, db_dir):
                 else:
                     result["rounds"].append(benchmarks)
                     result["reports"].update(reports)
-                    loads = block_loads(reports, parse_tickers(text),
-                                        args.cache_size)
+                    tickers = parse_tickers(text)
+                    loads = block_loads(reports, tickers, args.cache_size)
                     if loads:
                         result["block_loads"].append(loads)
+                    result["ticker_fp_per_lookup"].append(
+                        ticker_fp_per_lookup(reports, tickers))
+        monkey_plan = getattr(args, "monkey_plan", None)
         for result in batch:
             result["benchmarks"] += median_of_rounds(result.pop("rounds"))
+            if monkey_plan and PRESETS[args.preset].get("advisor"):
+                result["advice"] = advise(monkey_plan, result["db"])
             if not args.keep_db:
                 shutil.rmtree(result["db"], ignore_errors=True)
             del result["base"], result["db"]

@@ -5,6 +5,8 @@ import os
 import shlex
 import sys
 
+from comparison.figures import sorted_runs
+
 # The public db_bench absent-key experiment (seeds/002) on RocksDB's
 # recommended dynamic level sizing: the static Monkey plan assumes the
 # deepest level is the last one.
@@ -129,6 +131,40 @@ MEMLIMIT_TREE_FLAGS = [
 DEEP_L0_FILES = 5
 DEEP_L0_FILE_KEYS = 500
 
+# The universal preset (issue 31): a tiered tree, where an absent-key
+# lookup probes every sorted run -- each L0 file one, each non-empty level
+# below one -- so that Monkey's per-run bits are what it is judged on.
+# RocksDB's universal defaults (size ratio 1%, merge width 2, size
+# amplification 200%) over seven levels, with a trigger of 12 runs: the
+# picker merges only once a tree holds 12 runs, so a tree at rest holds
+# 11 at most, and between merges it cycles from a few runs up to 11
+# (measured at 1M keys, 1-2 MiB memtables: L0 4-5 files over L3-L6, 8-9
+# runs; with trigger 10 and merge width 4, 9). Where the load stops in that
+# cycle depends on N and on the background jobs' timing, so the runs phase
+# tops the tree up with L0 files to UNIVERSAL_RUNS_AT_REST, the most it
+# keeps: the state just before its next merge. The sizes spread from a
+# 1.5 MB flush to the 60 MB bottom run, the skew Monkey plans for. Merge
+# width 2 also keeps waitforcompaction from hanging: 7.8.3 reports a
+# compaction pending for a tree at its trigger that it cannot merge (as
+# bench/tiered_budget.py found with widths 4 and 8), and with width 2 the
+# picker can always merge two runs.
+UNIVERSAL_TRIGGER = 12
+UNIVERSAL_RUNS_AT_REST = UNIVERSAL_TRIGGER - 1
+UNIVERSAL_MIN_RUNS = 8
+UNIVERSAL_TREE_FLAGS = [
+    "--compaction_style=1", "--key_size=16", "--value_size=100",
+    "--write_buffer_size=2097152", "--num_levels=7",
+    "--max_background_jobs=2", "--compression_type=none",
+    f"--level0_file_num_compaction_trigger={UNIVERSAL_TRIGGER}",
+    "--universal_size_ratio=1", "--universal_min_merge_width=2",
+    "--universal_max_size_amplification_percent=200",
+]
+# Each L0 file the runs phase adds: half of what a 2 MiB memtable holds
+# (its flushes held about 11,700 keys each), so that no write fills the
+# memtable and flushes a second file on its own.
+UNIVERSAL_L0_FILE_KEYS = 6000
+UNIVERSAL_CONFIGS = ["bloomfilter:10", "monkey:10", "monkey:7"]
+
 PRESETS = {
     "default": {
         "configs": DEFAULT_CONFIGS, "sizes": [2000000], "reads": 200000,
@@ -165,6 +201,20 @@ PRESETS = {
                  "600k more unique-key inserts by 4 threads, filters and "
                  "indexes in a CACHE block cache (0.8x fixed10's filters); "
                  "throughput from a Release db_bench (--release)",
+    },
+    "universal": {
+        "configs": UNIVERSAL_CONFIGS, "sizes": [2000000], "reads": 200000,
+        "tree_flags": UNIVERSAL_TREE_FLAGS, "min_runs": UNIVERSAL_MIN_RUNS,
+        # Its DBs (about 250 MB each) in tmpfs, as the deep preset's: the
+        # load flushes a file every 2 MiB, each with an fdatasync.
+        "db_dir": "/dev/shm",
+        # The model's optimum for the runs and bytes at rest comes from
+        # the advisor (monkey_plan --db --json) on each DB.
+        "advisor": True,
+        "about": "universal compaction (--compaction_style=1, trigger "
+                 f"{UNIVERSAL_TRIGGER}): fillrandom 2M keys, L0 files up to "
+                 f"{UNIVERSAL_RUNS_AT_REST} sorted runs at rest, then "
+                 "readmissing, 200k",
     },
     "tdstore": {
         "configs": TDSTORE_CONFIGS, "sizes": [2000000], "reads": 300000,
@@ -229,20 +279,39 @@ def with_builds(configs, also):
     return out
 
 
-def deep_l0_files(num, files, then=()):
-    """The db_bench flags that flush `files` L0 files of DEEP_L0_FILE_KEYS
-    random keys of [0, num) each into an existing DB, one by one, then run
-    the benchmarks `then` (fillrandom is skipped on an existing DB;
-    overwrite writes --writes keys)."""
+def deep_l0_files(num, files, then=(), keys=DEEP_L0_FILE_KEYS):
+    """The db_bench flags that flush `files` L0 files of `keys` random keys
+    of [0, num) each into an existing DB, one by one, then run the
+    benchmarks `then` (fillrandom is skipped on an existing DB; overwrite
+    writes --writes keys)."""
     return ["--benchmarks=" + ",".join(["overwrite,flush"] * files
                                        + list(then)),
             "--use_existing_db=1", f"--num={num}",
-            f"--writes={DEEP_L0_FILE_KEYS}", "--threads=1"]
+            f"--writes={keys}", "--threads=1"]
+
+
+def universal_top_up(num, runs_at_rest=UNIVERSAL_RUNS_AT_REST):
+    """The universal preset's runs phase: a function of the trees a result
+    has so far (phase -> parse_levelstats rows) that gives the db_bench
+    flags adding the L0 files that bring the load's sorted runs up to
+    `runs_at_rest`, then printing the tree (levelstats alone where it has
+    them already)."""
+    def flags(trees):
+        if not trees.get("load"):
+            sys.exit("compare: the load printed no levelstats, so its sorted "
+                     "runs are unknown")
+        missing = max(0, runs_at_rest - sorted_runs(trees["load"]))
+        return deep_l0_files(num, missing, ["levelstats"],
+                             UNIVERSAL_L0_FILE_KEYS)
+    return flags
 
 
 def workload_phases(preset, num, reads, threads, cache_size):
     """The db_bench invocations of one configuration, in order: each is
-    (phase, flags, expected ops), phase "load" or "measure".
+    (phase, flags, expected ops), phase "load", "runs" (deep, universal:
+    the L0 files added after the load) or "measure". Flags may be a
+    function of the result's trees so far (universal's runs phase), the
+    expected ops None where unknown.
 
     The measurement runs in a new process: every table reader is then opened
     at its file's current level (a reader keeps the level it was opened at,
@@ -268,6 +337,17 @@ def workload_phases(preset, num, reads, threads, cache_size):
                    f"--reads={reads // threads}", f"--threads={threads}"]
         return [("load", load, num), ("runs", runs, DEEP_L0_FILES
                                       * DEEP_L0_FILE_KEYS),
+                ("measure", measure, reads)]
+    if preset == "universal":
+        # Not compact0: under universal compaction it would merge the L0
+        # runs. The runs phase's flags depend on the load's tree (see
+        # universal_top_up); its ops are not known in advance.
+        load = [f"--benchmarks=fillrandom,flush,waitforcompaction,"
+                "levelstats", f"--num={num}", "--threads=1"]
+        measure = ["--benchmarks=readmissing,levelstats",
+                   "--use_existing_db=1", f"--num={num}",
+                   f"--reads={reads // threads}", f"--threads={threads}"]
+        return [("load", load, num), ("runs", universal_top_up(num), None),
                 ("measure", measure, reads)]
     measure = ["--benchmarks=readmissing,readrandom", "--use_existing_db=1",
                f"--num={num}", f"--reads={reads // threads}",

@@ -9,7 +9,7 @@ from testing import level, result
 from comparison.specs import PARTITIONED_FLAGS
 from comparison.checks import (checks, deep_checks, instrument_checks,
                                memlimit_checks, model_prediction,
-                               monkey_checks)
+                               monkey_checks, universal_checks)
 
 
 def planned(spec, sum_fpr, filter_bytes, plan_fpr, bits=7.0):
@@ -23,6 +23,20 @@ def planned(spec, sum_fpr, filter_bytes, plan_fpr, bits=7.0):
             6: {"bits_per_key": bits, "fpr": plan_fpr[1]}}
     return result(spec, 1000, sum_fpr, sum_fpr, filter_bytes, levels=levels,
                   plan=plan)
+
+
+def tiered(spec, fp, filter_bytes, runs=11, now=None, optimum=None):
+    """A universal preset's result: `fp` false positives per absent lookup
+    on a tree of `runs` sorted runs (runs - 1 L0 files over L6) and, given
+    `now` and `optimum`, the advisor's universal figures for it."""
+    r = result(spec, 2000, 0.02, 0.02, filter_bytes)
+    r["reports"]["readmissing"]["fp_per_absent_lookup"] = fp
+    r["trees"] = {"measure": [{"level": 0, "files": runs - 1, "mb": 9},
+                              {"level": 6, "files": 2, "mb": 60}]}
+    r["advice"] = {"sum_fpr_now": now, "same_bytes": {"sum_fpr": optimum}}
+    if now is not None:
+        r["advice"].update(compaction_style="universal", sorted_runs=runs)
+    return r
 
 
 class ChecksTest(unittest.TestCase):
@@ -251,6 +265,100 @@ class ChecksTest(unittest.TestCase):
         self.assertTrue(steady[0].startswith(
             "PASS 1,000 keys monkey7 vs fixed10"), steady)
         self.assertIn("ops/s 1.08x (1.07-1.10x over 3 rounds)", steady[0])
+
+    def test_universal_without_the_advisors_universal_figures(self):
+        # Today's advisor JSON: sum_fpr_now and same_bytes, nothing on the
+        # runs. The model's lines say so, and judge nothing.
+        results = [tiered("bloomfilter:10", 0.10, 100),
+                   tiered("monkey:10", 0.09, 102),
+                   tiered("monkey:7", 0.30, 72)]
+        for r in results:
+            r["advice"] = {"sum_fpr_now": 0.1, "same_bytes": {"sum_fpr": 0.08}}
+        verdicts = universal_checks(results)
+        self.assertEqual(verdicts[:3], [
+            "PASS 2,000 keys bloomfilter:10: 11 sorted runs at rest (want >= "
+            "8); 0.1000 FP per absent lookup at 10.00 filter bits/key",
+            "PASS 2,000 keys monkey:10: 11 sorted runs at rest (want >= 8); "
+            "0.0900 FP per absent lookup at 10.00 filter bits/key",
+            "PASS 2,000 keys monkey:7: 11 sorted runs at rest (want >= 8); "
+            "0.3000 FP per absent lookup at 10.00 filter bits/key"])
+        model = verdicts[3:]
+        self.assertEqual(len(model), 4)  # optimum and Bloom, per Monkey
+        for line in model:
+            self.assertTrue(line.startswith("INFO "), line)
+        # monkey:10's optimum and Bloom lines, monkey:7's optimum line; its
+        # Bloom line has no model figure to leave out.
+        for line in model[:3]:
+            self.assertIn("advisor has no universal support", line)
+        self.assertNotIn("model", model[3])
+        self.assertIn("FP per lookup 0.0900 vs 0.1000 (0.900x), filter bytes "
+                      "1.020x", model[1])
+        # Without the advisor at all.
+        for r in results:
+            del r["advice"]
+        self.assertIn("advisor not run (no --monkey_plan)",
+                      universal_checks(results)[3])
+
+    def test_universal_against_the_models_optimum(self):
+        base = tiered("bloomfilter:10", 0.100, 100, now=0.100, optimum=0.080)
+        near = tiered("monkey:10", 0.086, 102, now=0.084, optimum=0.080)
+        verdicts = universal_checks([base, near])
+        self.assertEqual(verdicts[2], (
+            "PASS 2,000 keys monkey:10 vs the model's optimum for its runs "
+            "and bytes (FP per lookup <= 1.10x): measured 0.0860, optimum "
+            "0.0800 (1.075x); its filters as built 0.0840 in the model"))
+        self.assertEqual(verdicts[3], (
+            "PASS 2,000 keys monkey:10 vs bloomfilter:10 at equal bytes (FP "
+            "ratio <= 1.10x the model's): FP per lookup 0.0860 vs 0.1000 "
+            "(0.860x), filter bytes 1.020x; the model's 0.800x (optimum "
+            "0.0800 over bloomfilter:10's 0.1000 on its tree)"))
+        # Past 1.10x the optimum, and past 1.10x the predicted margin.
+        far = tiered("monkey:10", 0.090, 102, now=0.090, optimum=0.080)
+        verdicts = universal_checks([base, far])
+        self.assertTrue(verdicts[2].startswith("FAIL "), verdicts[2])
+        self.assertIn("(1.125x)", verdicts[2])
+        self.assertTrue(verdicts[3].startswith("FAIL "), verdicts[3])
+        # At the margin but not at equal bytes.
+        fat = tiered("monkey:10", 0.080, 106, now=0.080, optimum=0.079)
+        line = universal_checks([base, fat])[3]
+        self.assertTrue(line.startswith("FAIL "), line)
+        self.assertIn("bytes outside 1 +- 0.05: not equal bytes", line)
+
+    def test_universal_monkey7_is_informed_not_judged_against_bloom(self):
+        base = tiered("bloomfilter:10", 0.100, 100, now=0.100, optimum=0.080)
+        m7 = tiered("monkey:7", 0.300, 72, now=0.290, optimum=0.280)
+        verdicts = universal_checks([base, m7])
+        self.assertTrue(verdicts[2].startswith("PASS 2,000 keys monkey:7 vs "
+                                               "the model's optimum"))
+        self.assertEqual(verdicts[3], (
+            "INFO 2,000 keys monkey:7 vs bloomfilter:10: FP per lookup 0.3000 "
+            "vs 0.1000 (3.000x), filter bytes 0.720x; the model's optimum at "
+            "its bytes over bloomfilter:10's filters 2.800x"))
+
+    def test_universal_trees_need_eight_runs(self):
+        verdicts = universal_checks([tiered("bloomfilter:10", 0.05, 100,
+                                            runs=7)])
+        self.assertEqual(verdicts, [
+            "FAIL 2,000 keys bloomfilter:10: 7 sorted runs at rest (want >= "
+            "8); 0.0500 FP per absent lookup at 10.00 filter bits/key"])
+        unknown = tiered("bloomfilter:10", 0.05, 100)
+        del unknown["trees"]
+        self.assertTrue(universal_checks([unknown])[0].startswith(
+            "FAIL 2,000 keys bloomfilter:10: sorted runs at rest unknown"))
+        # The advisor's count, where it differs from levelstats', is shown.
+        base = tiered("bloomfilter:10", 0.100, 100, now=0.1, optimum=0.08)
+        m = tiered("monkey:10", 0.085, 100, runs=11, now=0.085, optimum=0.08)
+        m["advice"]["sorted_runs"] = 10
+        self.assertIn("; the advisor counts 10 runs, levelstats 11",
+                      universal_checks([base, m])[2])
+
+    def test_universal_preset_judges_fp_per_lookup_not_sum_fpr(self):
+        results = [tiered("bloomfilter:10", 0.100, 100, now=0.1, optimum=0.08),
+                   tiered("monkey:10", 0.086, 102, now=0.084, optimum=0.08)]
+        verdicts = checks(results, "universal")
+        self.assertTrue(verdicts[0].startswith("PASS instrument"))
+        self.assertEqual(verdicts[1:], universal_checks(results))
+        self.assertFalse(any("sum FPR" in v for v in verdicts), verdicts)
 
     def test_no_baseline_no_monkey_verdict(self):
         self.assertEqual(monkey_checks(self.results[1:]), [])

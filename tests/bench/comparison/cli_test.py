@@ -21,7 +21,8 @@ from runner_test import FAKE_DB_BENCH
 COMPARE = os.path.join(SOURCE_ROOT, "bench", "compare.py")
 FLAGS = ["--db_bench", "--also_db_bench", "--preset", "--config", "--num",
          "--reads", "--repeat", "--threads", "--cache_size", "--results",
-         "--db_dir", "--keep_db", "--partitioned", "--replot"]
+         "--db_dir", "--keep_db", "--partitioned", "--replot",
+         "--monkey_plan"]
 
 
 def compare(*args):
@@ -46,7 +47,8 @@ class CliTest(unittest.TestCase):
         self.assertEqual(run.returncode, 0, run.stderr)
         for flag in FLAGS:
             self.assertIn(flag, run.stdout)
-        self.assertIn("{deep,default,memlimit,scale,tdstore}", run.stdout)
+        self.assertIn("{deep,default,memlimit,scale,tdstore,universal}",
+                      run.stdout)
         run = compare("--preset=default")
         self.assertEqual(run.returncode, 2)
         self.assertIn("--db_bench is required", run.stderr)

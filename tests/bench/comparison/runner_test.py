@@ -15,8 +15,28 @@ import textwrap
 import unittest
 
 import testing  # noqa: F401  (the import path)
-from comparison.runner import block_loads, median_of_rounds, run_comparison
-from comparison.specs import DEEP_L0_FILES, parse_config, with_builds
+from comparison.runner import (advise, block_loads, median_of_rounds,
+                               run_comparison, ticker_fp_per_lookup)
+from comparison.specs import (DEEP_L0_FILES, UNIVERSAL_L0_FILE_KEYS,
+                              UNIVERSAL_RUNS_AT_REST, parse_config,
+                              with_builds)
+
+# The advisor's JSON for any --db, or its failure (FAKE_PLAN_FAIL); appends
+# the DB to plans.txt, where it checks that the DB is still there.
+FAKE_MONKEY_PLAN = textwrap.dedent("""\
+    #!{python}
+    import json, os, sys
+    db = sys.argv[1][len("--db="):]
+    with open(os.path.join(os.path.dirname(sys.argv[0]), "plans.txt"),
+              "a") as f:
+        f.write(db + " " + str(os.path.isdir(db)) + "\\n")
+    if os.environ.get("FAKE_PLAN_FAIL"):
+        print("not a database", file=sys.stderr)
+        sys.exit(3)
+    print(json.dumps({{"column_families": [{{
+        "name": "default", "sum_fpr_now": 0.1,
+        "same_bytes": {{"sum_fpr": 0.08}}}}]}}))
+    """)
 
 # Prints one benchmark line and a histogram per benchmark of --benchmarks,
 # with ops/s = 1000 x the number of runs on its DB so far, and a filter
@@ -72,10 +92,12 @@ class RunnerTest(unittest.TestCase):
         self.out = os.path.join(self.dir, "out")
         os.makedirs(self.out)
 
-    def run_it(self, configs, sizes, repeat, keep_db=False, preset="default"):
+    def run_it(self, configs, sizes, repeat, keep_db=False, preset="default",
+               monkey_plan=None):
         args = argparse.Namespace(preset=preset, threads=1,
                                   cache_size=1 << 20, repeat=repeat,
-                                  db_bench=self.fakes[0], keep_db=keep_db)
+                                  db_bench=self.fakes[0], keep_db=keep_db,
+                                  monkey_plan=monkey_plan)
         said = io.StringIO()
         with contextlib.redirect_stdout(said):
             results = run_comparison(args, configs, sizes, 100, self.out,
@@ -147,6 +169,70 @@ class RunnerTest(unittest.TestCase):
         self.assertEqual(r["trees"], {
             "runs": [{"level": 6, "files": 2, "mb": 1}],
             "measure": [{"level": 6, "files": 4, "mb": 2}]})
+
+    def fake_monkey_plan(self):
+        path = os.path.join(self.dir, "bin", "monkey_plan")
+        with open(path, "w") as f:
+            f.write(FAKE_MONKEY_PLAN.format(python=sys.executable))
+        os.chmod(path, 0o755)
+        return path
+
+    def test_universal_tops_up_from_the_loads_tree_and_asks_the_advisor(self):
+        plan = self.fake_monkey_plan()
+        results, said = self.run_it([parse_config("monkey:10")], [1000], 2,
+                                    preset="universal", monkey_plan=plan)
+        calls = self.calls()
+        phases = [next(a for a in c if a.startswith("--benchmarks="))
+                  for c in calls]
+        self.assertEqual(len(phases), 4)  # load, runs, 2 rounds
+        self.assertIn("--compaction_style=1", calls[0])
+        # The fake's load leaves one run (L6): the runs phase adds the rest.
+        self.assertEqual(phases[1], "--benchmarks=" + ",".join(
+            ["overwrite,flush"] * (UNIVERSAL_RUNS_AT_REST - 1))
+            + ",levelstats")
+        self.assertIn(f"--writes={UNIVERSAL_L0_FILE_KEYS}", calls[1])
+        self.assertIn("[2/4] 1,000 keys, monkey:10: runs", said)
+        # The fake's measured tree has one run: said loudly, each round.
+        self.assertEqual(said.count("compare: WARNING: 1,000 keys, monkey:10: "
+                                    "measure"), 2)
+        self.assertIn("only 1 sorted runs at rest, the preset wants >= 8",
+                      said)
+        # The advisor ran once, on the DB before it was deleted.
+        with open(os.path.join(self.dir, "bin", "plans.txt")) as f:
+            self.assertEqual(f.read().split(),
+                             [os.path.join(self.out, "db-1000-0"), "True"])
+        self.assertEqual(results[0]["advice"], {
+            "name": "default", "sum_fpr_now": 0.1,
+            "same_bytes": {"sum_fpr": 0.08}})
+        self.assertEqual(results[0]["ticker_fp_per_lookup"], [None, None])
+
+    def test_no_advisor_outside_universal_or_without_monkey_plan(self):
+        plan = self.fake_monkey_plan()
+        results, _ = self.run_it([parse_config("monkey:7")], [1000], 1,
+                                 monkey_plan=plan)
+        self.assertNotIn("advice", results[0])
+        results, said = self.run_it([parse_config("monkey:7")], [1000], 1,
+                                    preset="universal")
+        self.assertNotIn("advice", results[0])
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "bin",
+                                                     "plans.txt")))
+
+    def test_a_failed_advisor_is_kept_as_its_error(self):
+        plan = self.fake_monkey_plan()
+        os.environ["FAKE_PLAN_FAIL"] = "1"
+        self.addCleanup(os.environ.pop, "FAKE_PLAN_FAIL")
+        advice = advise(plan, self.out)
+        self.assertEqual(advice, {"error": "monkey_plan exit 3: not a "
+                                           "database"})
+
+    def test_ticker_fp_per_lookup(self):
+        reports = {"readmissing": {"lookups": 200}}
+        tickers = {"rocksdb.bloom.filter.full.positive": 30,
+                   "rocksdb.bloom.filter.full.true.positive": 10}
+        self.assertEqual(ticker_fp_per_lookup(reports, tickers), 0.1)
+        self.assertIsNone(ticker_fp_per_lookup({}, tickers))
+        del tickers["rocksdb.bloom.filter.full.true.positive"]
+        self.assertIsNone(ticker_fp_per_lookup(reports, tickers))
 
     def test_builds_run_their_own_db_bench(self):
         configs = with_builds([parse_config("monkey:7")],

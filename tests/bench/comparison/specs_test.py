@@ -126,6 +126,57 @@ class SpecsTest(unittest.TestCase):
         self.assertEqual(labels, ["fixed10", "monkey10", "monkey7",
                                   "bloomfilter:10", "monkey:10"])
 
+    def test_universal_runs_universal_compaction_on_the_issues_configs(self):
+        flags = specs.tree_flags("universal")
+        self.assertIn("--compaction_style=1", flags)
+        self.assertNotIn("--level_compaction_dynamic_level_bytes=true", flags)
+        self.assertEqual([specs.parse_config(c)["label"]
+                          for c in specs.PRESETS["universal"]["configs"]],
+                         ["bloomfilter:10", "monkey:10", "monkey:7"])
+
+        def flag(name):
+            return int(next(f.split("=")[1] for f in flags
+                            if f.startswith(f"--{name}=")))
+        # A tree at rest holds fewer runs than the trigger (the picker
+        # merges at the trigger), and the top-up stops one short of it.
+        self.assertEqual(specs.UNIVERSAL_RUNS_AT_REST,
+                         flag("level0_file_num_compaction_trigger") - 1)
+        self.assertGreaterEqual(specs.UNIVERSAL_RUNS_AT_REST,
+                                specs.UNIVERSAL_MIN_RUNS)
+        self.assertEqual(specs.UNIVERSAL_MIN_RUNS, 8)
+        # An added L0 file's keys fit in one memtable, with room to spare
+        # for the memtable's own overhead: one flush, one file.
+        self.assertLess(2 * specs.UNIVERSAL_L0_FILE_KEYS
+                        * (flag("key_size") + flag("value_size")),
+                        flag("write_buffer_size"))
+
+    def test_universal_tops_the_load_up_to_its_runs_at_rest(self):
+        phases = specs.workload_phases("universal", 5000, 400, 2, 1 << 20)
+        self.assertEqual([(p, ops) for p, _, ops in phases],
+                         [("load", 5000), ("runs", None), ("measure", 400)])
+        load, top_up, measure = (f for _, f, _ in phases)
+        # compact0 would merge the L0 runs.
+        self.assertIn("--benchmarks=fillrandom,flush,waitforcompaction,"
+                      "levelstats", load)
+        self.assertIn("--benchmarks=readmissing,levelstats", measure)
+        self.assertIn("--reads=200", measure)  # per thread
+        # The load left 4 L0 files over L3 and L6: 6 runs, 5 to add.
+        tree = [{"level": 0, "files": 4, "mb": 6},
+                {"level": 3, "files": 1, "mb": 14},
+                {"level": 6, "files": 2, "mb": 60}]
+        flags = top_up({"load": tree})
+        self.assertIn("--benchmarks=" + ",".join(["overwrite,flush"] * 5)
+                      + ",levelstats", flags)
+        self.assertIn(f"--writes={specs.UNIVERSAL_L0_FILE_KEYS}", flags)
+        self.assertIn("--use_existing_db=1", flags)
+        self.assertIn("--num=5000", flags)
+        # A tree at its runs at rest gets none, only its levelstats.
+        full = [{"level": 0, "files": specs.UNIVERSAL_RUNS_AT_REST - 1,
+                 "mb": 9}, {"level": 6, "files": 1, "mb": 60}]
+        self.assertIn("--benchmarks=levelstats", top_up({"load": full}))
+        with self.assertRaises(SystemExit):
+            top_up({})
+
     def test_schedule_runs_each_load_once_and_each_measure_per_round(self):
         phases = [("load", ["a"], 1), ("measure", ["b"], 2)]
         self.assertEqual(specs.schedule(phases, 3),

@@ -57,6 +57,29 @@ class TablesTest(unittest.TestCase):
             "  1,000 keys monkey:7, load end: L0 3, L6 40",
             "  1,000 keys monkey:7, measurement: L6 41"])
 
+    def test_universal_shows_runs_and_fp_per_lookup_not_sum_fpr(self):
+        r = result("monkey:10", 1000, 0.05, 0.05, 70,
+                   levels=[level(0, fpr=0.001), level(6, fpr=0.01)])
+        r["trees"] = {"measure": [{"level": 0, "files": 9, "mb": 9},
+                                  {"level": 6, "files": 1, "mb": 60}]}
+        r["ticker_fp_per_lookup"] = [0.0123]
+        r["advice"] = {"compaction_style": "universal", "sorted_runs": 10,
+                       "sum_fpr_now": 0.05, "same_bytes": {"sum_fpr": 0.04}}
+        leveled = print_table([r], "default")
+        self.assertNotIn("sorted runs at rest", leveled)
+        self.assertIn("sum FPR", leveled)
+        lines = print_table([r], "universal").splitlines()
+        self.assertIn(f"{'sorted runs at rest':<30}{'10':>14}", lines)
+        self.assertIn(f"{'FP per absent lookup, tickers':<30}{'0.0123':>14}",
+                      lines)
+        self.assertIn(f"{'advisor: optimum, same bytes':<30}{'0.0400':>14}",
+                      lines)
+        self.assertFalse(any(l.startswith("sum FPR") for l in lines), lines)
+        # Without the advisor's universal figures: dashes, not zeros.
+        del r["advice"]["sorted_runs"]
+        lines = print_table([r], "universal").splitlines()
+        self.assertIn(f"{'advisor: optimum, same bytes':<30}{'-':>14}", lines)
+
     def test_sizes_get_their_own_blocks(self):
         results = [result("monkey:7", n, 0.05, 0.05, 70)
                    for n in (4000, 1000)]
