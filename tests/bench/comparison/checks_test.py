@@ -324,6 +324,23 @@ class ChecksTest(unittest.TestCase):
         self.assertTrue(line.startswith("FAIL "), line)
         self.assertIn("bytes outside 1 +- 0.05: not equal bytes", line)
 
+    def test_universal_advisor_fidelity_on_bloom(self):
+        near = tiered("bloomfilter:10", 0.100, 100, now=0.104, optimum=0.08)
+        m = tiered("monkey:10", 0.086, 102, now=0.084, optimum=0.080)
+        verdicts = universal_checks([near, m])
+        self.assertEqual(len(verdicts), 5)
+        self.assertEqual(verdicts[4], (
+            "PASS 2,000 keys bloomfilter:10: the advisor's model within 5% of "
+            "the measurement: 0.1040 FP per absent lookup modelled, 0.1000 "
+            "measured (1.040x)"))
+        far = tiered("bloomfilter:10", 0.100, 100, now=0.094, optimum=0.08)
+        line = universal_checks([far, m])[4]
+        self.assertTrue(line.startswith("FAIL "), line)
+        self.assertIn("(0.940x)", line)
+        # Without the advisor's universal figures, no line.
+        self.assertEqual(len(universal_checks([tiered("bloomfilter:10", 0.1,
+                                                      100)])), 1)
+
     def test_universal_monkey7_is_informed_not_judged_against_bloom(self):
         base = tiered("bloomfilter:10", 0.100, 100, now=0.100, optimum=0.080)
         m7 = tiered("monkey:7", 0.300, 72, now=0.290, optimum=0.280)
