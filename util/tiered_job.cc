@@ -1,12 +1,53 @@
 // The bits of a tiered tree's new run. See tiered_job.h.
 #include "monkey/util/tiered_job.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <iterator>
+#include <set>
 
 #include "monkey/util/filter_fpr_model.h"
 #include "monkey/util/monkey_bpk.h"
 
 namespace monkey {
+namespace {
+
+// The runs a compaction merges into its run, but for the oldest of them,
+// as runs yet to be built: the tree's newer runs come back. Under
+// universal compaction flushes refill the top of the tree, and merges of
+// them its middle, before the merged run is merged again, so the run
+// spends its life under runs like those it absorbed, not under the few the
+// job leaves; most of all a run that a full merge leaves alone in the
+// tree, which planned for that tree would get the whole budget and starve
+// every flush built above it. Priced with them, it gets the bits the tree
+// as it was before the job is worth: the newest runs, small, take the
+// most. A flush absorbs no run: none.
+std::vector<SortedRun> RegrowingRuns(const std::vector<LiveFile>& files,
+                                     const LiveJob& job,
+                                     double unknown_bits_per_key) {
+  if (job.flush || job.input_files.empty()) return {};
+  const TieredRuns before =
+      ProjectTieredRuns(files, LiveJob{}, unknown_bits_per_key);
+  std::set<int> inputs;
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (before.run_of_file[i] >= 0 &&
+        std::count(job.input_files.begin(), job.input_files.end(),
+                   files[i].number) > 0) {
+      inputs.insert(before.run_of_file[i]);
+    }
+  }
+  if (!inputs.empty()) inputs.erase(std::prev(inputs.end()));  // the oldest
+  std::vector<SortedRun> regrowing;
+  for (int r : inputs) {
+    SortedRun run = before.runs[r];
+    run.building = true;
+    run.filter_bits = 0;
+    regrowing.push_back(run);
+  }
+  return regrowing;
+}
+
+}  // namespace
 
 bool PlanTieredJob(const std::vector<LiveFile>& files, const LiveJob& job,
                    const TieredPlanOptions& options, TieredJobPlan* out) {
@@ -17,7 +58,13 @@ bool PlanTieredJob(const std::vector<LiveFile>& files, const LiveJob& job,
   const std::vector<SortedRun>& runs = result.runs.runs;
   const SortedRun& run = runs[building];
   result.oldest = building + 1 == static_cast<int>(runs.size());
-  if (runs.size() == 1) {
+  // Planned with the runs that will grow back above the job's, newest
+  // first, as runs yet to be built; the plan kept is the job's tree's.
+  std::vector<SortedRun> planned =
+      RegrowingRuns(files, job, options.bits_per_key);
+  result.regrowing = static_cast<int>(planned.size());
+  planned.insert(planned.end(), runs.begin(), runs.end());
+  if (planned.size() == 1) {
     result.millibits = BudgetMillibits(
         options.bits_per_key, ModelForLevel(options.filter, run.level));
     const double bits = result.millibits / 1000.0;
@@ -27,9 +74,14 @@ bool PlanTieredJob(const std::vector<LiveFile>& files, const LiveJob& job,
         run.reach *
         ModelForLevel(options.filter, run.level).FalsePositiveRate(bits);
   } else {
-    if (!PlanTieredTree(runs, options, &result.plan)) return false;
-    result.millibits = result.plan.millibits[building];
+    if (!PlanTieredTree(planned, options, &result.plan)) return false;
+    std::vector<int>& millibits = result.plan.millibits;
+    millibits.erase(millibits.begin(), millibits.begin() + result.regrowing);
+    result.millibits = millibits[building];
   }
+  // The job's tree once it is done: built runs at their own bits, the
+  // job's at the plan's (the regrowing runs are not built yet).
+  double fp = 0, bits_total = 0, keys = 0;
   for (size_t i = 0; i < runs.size(); ++i) {
     const double bits = runs[i].building ? result.plan.millibits[i] / 1000.0
                         : runs[i].entries > 0
@@ -39,7 +91,14 @@ bool PlanTieredJob(const std::vector<LiveFile>& files, const LiveJob& job,
     result.fpr.push_back(bits > 0 ? ModelForLevel(options.filter, runs[i].level)
                                         .FalsePositiveRate(bits)
                                   : 1.0);
+    fp += runs[i].reach * result.fpr.back();
+    if (options.last_level_filter || i + 1 < runs.size()) {
+      bits_total += runs[i].entries * bits;
+      keys += runs[i].entries;
+    }
   }
+  result.plan.false_positives = fp;
+  result.plan.bits_per_key = keys > 0 ? bits_total / keys : 0;
   *out = std::move(result);
   return true;
 }
@@ -62,6 +121,13 @@ std::string FormatTieredJobPlan(const TieredJobPlan& job) {
            "false positives per absent-key lookup %.5f, %.3f bits/key\n",
            job.plan.false_positives, job.plan.bits_per_key);
   out += line;
+  if (job.regrowing > 0) {
+    snprintf(line, sizeof(line),
+             "priced with the %d runs it merges above its oldest input, to "
+             "grow back\n",
+             job.regrowing);
+    out += line;
+  }
   return out;
 }
 

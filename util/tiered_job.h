@@ -23,12 +23,17 @@ struct TieredJobPlan {
   std::vector<double> bits_per_key, fpr;
   int millibits = 0;    // the job's run's real millibits per key; 0: none
   bool oldest = false;  // the job's run is the oldest (RocksDB's bottommost)
+  // A compaction's runs, but for its oldest input, priced with the tree as
+  // runs yet to be built: they grow back above the job's run (tiered_job.cc).
+  int regrowing = 0;
 };
 
 // The plan for `job` of the tree of `files` (ProjectTieredRuns, unknown
-// filters at the budget). A run alone in the tree gets the budget: one
-// run's optimum, and what RocksDB's own rule (a flush is never bottommost)
-// builds under last_level_filter=false. False where the job builds no run
+// filters at the budget), priced with the runs a compaction merges, but
+// for its oldest, as runs to be built: they grow back above its run. A
+// flush alone in the tree gets the budget: one run's optimum, and what
+// RocksDB's own rule (a flush is never bottommost) builds under
+// last_level_filter=false. False where the job builds no run
 // with keys or nothing can be planned; the caller then builds the budget.
 bool PlanTieredJob(const std::vector<LiveFile>& files, const LiveJob& job,
                    const TieredPlanOptions& options, TieredJobPlan* out);

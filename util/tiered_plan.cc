@@ -17,13 +17,13 @@ bool Valid(double x) { return std::isfinite(x) && x >= 0; }
 // How far a correction may move the price of a tiered tree's new runs: to
 // where every run at it spends 0.5x to 1.5x the budget, not the leveled
 // plan's kMaxCorrection (0.10). A leveled tree rewrites its last level a
-// few files at a time, so a sunk surplus drains; a tiered tree's oldest
-// run is rewritten whole and rarely, and holds the bits it got while it
-// was alone (the budget) under every run built since. With 0.10 the runs
-// above could not make up for it: universal trees of 200k keys settled at
-// 1.065-1.083x the budget; with 0.5 at 1.030x, and at 1M keys over three
-// settings, two memtable sizes and num_levels 1 and 7 at 1.016-1.036x
-// (bench/tiered_budget.py).
+// few files at a time, so a sunk surplus or shortfall drains; a tiered
+// tree's oldest run is rewritten whole and rarely, and holds its bits
+// under every run built since: planned for the runs that grow back above
+// it (tiered_job.cc), it leaves the tree under the budget until they have.
+// The runs above must be able to make up for it; with 0.10 universal trees
+// of 200k keys settled at 1.065-1.083x the budget, when the oldest run took
+// the whole budget (bench/tiered_budget.py measures the band).
 constexpr double kTieredMaxCorrection = 0.5;
 
 class TieredPlanner {

@@ -91,6 +91,36 @@ TEST(TieredJobTest, ACompactionIntoTheOldestRunIsTheBottommost) {
   EXPECT_LE(job.millibits, 10000);
 }
 
+TEST(TieredJobTest, AFullMergeIsPricedForTheRunsThatGrowBack) {
+  // Every run merged into one: the tree the job leaves holds that run
+  // alone, but the two L0 runs it absorbs grow back above it before it is
+  // merged again. Its bits are the oldest run's in the tree as it was, every
+  // run rebuilt: under the budget, which the runs to come take.
+  TieredJobPlan job;
+  ASSERT_TRUE(
+      PlanTieredJob(Tree(), Compaction(6, {30, 29, 10}), Budget(10), &job));
+  ASSERT_EQ(job.runs.runs.size(), 1u);
+  EXPECT_TRUE(job.oldest);
+  EXPECT_EQ(job.regrowing, 2);
+  std::vector<SortedRun> before(3);
+  const double entries[] = {1000, 4000, 105000};
+  const int levels[] = {0, 0, 6};
+  for (int i = 0; i < 3; ++i) {
+    before[i].level = levels[i];
+    before[i].entries = entries[i];
+    before[i].building = true;
+  }
+  TieredPlan rebuilt;
+  ASSERT_TRUE(PlanTieredTree(before, Budget(10), &rebuilt));
+  EXPECT_EQ(job.millibits, rebuilt.millibits[2]);
+  EXPECT_LT(job.millibits, 9700);
+  // What the job leaves: one run, at its bits.
+  ASSERT_EQ(job.plan.millibits.size(), 1u);
+  EXPECT_DOUBLE_EQ(job.plan.bits_per_key, job.millibits / 1000.0);
+  EXPECT_NE(FormatTieredJobPlan(job).find("priced with the 2 runs"),
+            std::string::npos);
+}
+
 TEST(TieredJobTest, NoLastLevelFilterLeavesTheOldestRunUnfiltered) {
   TieredJobPlan job;
   ASSERT_TRUE(PlanTieredJob(Tree(), Compaction(6, {29, 10}),
