@@ -2,14 +2,12 @@
 #include "monkey/util/tiered_job.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <iterator>
 #include <set>
 
 #include "monkey/util/filter_fpr_model.h"
 #include "monkey/util/monkey_bpk.h"
-#include "monkey/util/price_search.h"
 
 namespace monkey {
 namespace {
@@ -49,31 +47,6 @@ std::vector<SortedRun> RegrowingRuns(const std::vector<LiveFile>& files,
   return regrowing;
 }
 
-// The least millibits at which the job's run leaves the tree the job
-// leaves -- the built runs at their own bits -- at the budget's band edge,
-// (1 - kUnderBand) of the budget; 0 where it already is. Priced for runs
-// that have not grown back yet, a merged run would leave that tree under
-// the budget until they have: a full merge, most of all, whose run alone
-// is then the whole tree, at bits well below a lone run's optimum (the
-// budget) and below what bloomfilter:k would have given it. Filters are
-// immutable, so the run takes the bits that tree needs now, and the runs
-// that grow back above it share what is left, as they would above a run
-// built at the edge by the band's correction (tiered_plan.h).
-int BandFloorMillibits(const std::vector<SortedRun>& runs, int building,
-                       const TieredPlanOptions& options) {
-  double keys = 0, sunk_bits = 0;
-  for (size_t i = 0; i < runs.size(); ++i) {
-    if (!options.last_level_filter && i + 1 == runs.size()) continue;
-    keys += runs[i].entries;
-    if (static_cast<int>(i) != building) sunk_bits += runs[i].filter_bits;
-  }
-  const double entries = runs[building].entries;
-  const double need =
-      (1 - kUnderBand) * options.bits_per_key * keys - sunk_bits;
-  if (!(need > 0 && entries > 0)) return 0;
-  return static_cast<int>(std::ceil(1000 * need / entries));
-}
-
 }  // namespace
 
 bool PlanTieredJob(const std::vector<LiveFile>& files, const LiveJob& job,
@@ -105,27 +78,6 @@ bool PlanTieredJob(const std::vector<LiveFile>& files, const LiveJob& job,
     std::vector<int>& millibits = result.plan.millibits;
     millibits.erase(millibits.begin(), millibits.begin() + result.regrowing);
     result.millibits = millibits[building];
-  }
-  // No lower than the band's edge for the tree the job leaves, and no
-  // higher than the plan for that tree alone would give the run. Under
-  // Objective::kMemory the bits buy a target, not a budget: no floor.
-  const bool filtered = options.last_level_filter || !result.oldest;
-  if (result.regrowing > 0 && filtered && result.millibits > 0 &&
-      options.objective != Objective::kMemory) {
-    TieredPlan alone;
-    const int cap =
-        runs.size() == 1
-            ? BudgetMillibits(options.bits_per_key,
-                              ModelForLevel(options.filter, run.level))
-        : PlanTieredTree(runs, options, &alone) ? alone.millibits[building]
-                                                : result.millibits;
-    const int floor =
-        std::min(cap, BandFloorMillibits(runs, building, options));
-    if (floor > result.millibits) {
-      result.millibits = floor;
-      result.plan.millibits[building] = floor;
-      result.floored = true;
-    }
   }
   // The job's tree once it is done: built runs at their own bits, the
   // job's at the plan's (the regrowing runs are not built yet).
@@ -172,9 +124,8 @@ std::string FormatTieredJobPlan(const TieredJobPlan& job) {
   if (job.regrowing > 0) {
     snprintf(line, sizeof(line),
              "priced with the %d runs it merges above its oldest input, to "
-             "grow back%s\n",
-             job.regrowing,
-             job.floored ? "; raised to the budget's band edge" : "");
+             "grow back\n",
+             job.regrowing);
     out += line;
   }
   return out;

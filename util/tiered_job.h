@@ -26,16 +26,11 @@ struct TieredJobPlan {
   // A compaction's runs, but for its oldest input, priced with the tree as
   // runs yet to be built: they grow back above the job's run (tiered_job.cc).
   int regrowing = 0;
-  // Raised so that the tree the job leaves spends (1 - kUnderBand) of the
-  // budget: priced for the regrowing runs, it would spend less.
-  bool floored = false;
 };
 
 // The plan for `job` of the tree of `files` (ProjectTieredRuns, unknown
 // filters at the budget), priced with the runs a compaction merges, but
-// for its oldest, as runs to be built: they grow back above its run; but
-// with no fewer bits than leave the job's tree at the budget's band edge,
-// (1 - kUnderBand) of it, nor more than that tree's own plan gives it. A
+// for its oldest, as runs to be built: they grow back above its run. A
 // flush alone in the tree gets the budget: one run's optimum, and what
 // RocksDB's own rule (a flush is never bottommost) builds under
 // last_level_filter=false. False where the job builds no run

@@ -91,91 +91,34 @@ TEST(TieredJobTest, ACompactionIntoTheOldestRunIsTheBottommost) {
   EXPECT_LE(job.millibits, 10000);
 }
 
-// The runs of `files` as runs yet to be built: the tree before a job, every
-// run rebuilt at one price.
-std::vector<SortedRun> Rebuilt(const std::vector<LiveFile>& files) {
-  std::vector<SortedRun> runs;
-  for (const LiveFile& f : files) {
-    SortedRun run;
-    run.level = f.level;
-    run.entries = f.entries;
-    run.building = true;
-    runs.push_back(run);
-  }
-  return runs;
-}
-
-TEST(TieredJobTest, AFullMergeIsPricedForTheRunsThatGrowBackAtTheBandEdge) {
+TEST(TieredJobTest, AFullMergeIsPricedForTheRunsThatGrowBack) {
   // Every run merged into one: the tree the job leaves holds that run
   // alone, but the two L0 runs it absorbs grow back above it before it is
-  // merged again. Priced with them, as the oldest run of the tree as it
-  // was, its bits are under 9.7; alone, the run is the whole tree, which
-  // would then spend that much under the budget (bloomfilter:10 gives it
-  // 10). So it gets the band's edge: (1 - kUnderBand) x 10 bits.
+  // merged again. Its bits are the oldest run's in the tree as it was, every
+  // run rebuilt: under the budget, which the runs to come take.
   TieredJobPlan job;
   ASSERT_TRUE(
       PlanTieredJob(Tree(), Compaction(6, {30, 29, 10}), Budget(10), &job));
   ASSERT_EQ(job.runs.runs.size(), 1u);
   EXPECT_TRUE(job.oldest);
   EXPECT_EQ(job.regrowing, 2);
-  std::vector<LiveFile> before = Tree();
-  before[2].entries = 105000;  // what the merged run holds
+  std::vector<SortedRun> before(3);
+  const double entries[] = {1000, 4000, 105000};
+  const int levels[] = {0, 0, 6};
+  for (int i = 0; i < 3; ++i) {
+    before[i].level = levels[i];
+    before[i].entries = entries[i];
+    before[i].building = true;
+  }
   TieredPlan rebuilt;
-  ASSERT_TRUE(PlanTieredTree(Rebuilt(before), Budget(10), &rebuilt));
-  EXPECT_LT(rebuilt.millibits[2], 9700);
-  EXPECT_TRUE(job.floored);
-  EXPECT_EQ(job.millibits, 9700);
+  ASSERT_TRUE(PlanTieredTree(before, Budget(10), &rebuilt));
+  EXPECT_EQ(job.millibits, rebuilt.millibits[2]);
+  EXPECT_LT(job.millibits, 9700);
   // What the job leaves: one run, at its bits.
   ASSERT_EQ(job.plan.millibits.size(), 1u);
-  EXPECT_EQ(job.plan.millibits[0], 9700);
-  EXPECT_DOUBLE_EQ(job.plan.bits_per_key, 9.7);
+  EXPECT_DOUBLE_EQ(job.plan.bits_per_key, job.millibits / 1000.0);
   EXPECT_NE(FormatTieredJobPlan(job).find("priced with the 2 runs"),
             std::string::npos);
-  EXPECT_NE(FormatTieredJobPlan(job).find("band edge"), std::string::npos);
-}
-
-TEST(TieredJobTest, AMergeUnderRunsThatHoldTheBudgetKeepsItsRegrowingPrice) {
-  // Two L0 runs at 10 bits merged into the oldest, under a newer L0 run of
-  // 30,000 keys at 20 bits: the tree the job leaves spends over the band's
-  // edge at the price the regrowing runs give the merged run, so that price
-  // stands, below what the run would get planned for that tree alone.
-  const std::vector<LiveFile> files = {
-      File(31, 0, 30000, 95, /*bits=*/20), File(30, 0, 1000, 90),
-      File(29, 0, 4000, 80), File(10, 6, 100000, 10)};
-  TieredJobPlan job;
-  ASSERT_TRUE(
-      PlanTieredJob(files, Compaction(6, {30, 29, 10}), Budget(10), &job));
-  ASSERT_EQ(job.runs.runs.size(), 2u);
-  EXPECT_EQ(job.regrowing, 2);
-  EXPECT_FALSE(job.floored);
-  // The regrowing runs, to be built, above the job's tree.
-  std::vector<SortedRun> planned = Rebuilt({files[1], files[2]});
-  planned.insert(planned.end(), job.runs.runs.begin(), job.runs.runs.end());
-  TieredPlan regrowing;
-  ASSERT_TRUE(PlanTieredTree(planned, Budget(10), &regrowing));
-  EXPECT_EQ(job.millibits, regrowing.millibits[3]);
-  EXPECT_GE(job.plan.bits_per_key, 9.7);
-  TieredPlan alone;
-  ASSERT_TRUE(PlanTieredTree(job.runs.runs, Budget(10), &alone));
-  EXPECT_LT(job.millibits, alone.millibits[1]);
-}
-
-TEST(TieredJobTest, TheBandEdgeIsCappedByThePlanForTheJobsTree) {
-  // Under a newer run of 60,000 keys built at 1 bit, the merged run alone
-  // would need ~14.7 bits to bring the tree to the band's edge; the plan
-  // for that tree gives it fewer, and a floor never buys more than that.
-  const std::vector<LiveFile> files = {
-      File(31, 0, 60000, 95, /*bits=*/1), File(30, 0, 1000, 90),
-      File(29, 0, 4000, 80), File(10, 6, 100000, 10)};
-  TieredJobPlan job;
-  ASSERT_TRUE(
-      PlanTieredJob(files, Compaction(6, {30, 29, 10}), Budget(10), &job));
-  EXPECT_EQ(job.regrowing, 2);
-  TieredPlan alone;
-  ASSERT_TRUE(PlanTieredTree(job.runs.runs, Budget(10), &alone));
-  EXPECT_TRUE(job.floored);
-  EXPECT_EQ(job.millibits, alone.millibits[1]);
-  EXPECT_LT(job.plan.bits_per_key, 9.7);
 }
 
 TEST(TieredJobTest, NoLastLevelFilterLeavesTheOldestRunUnfiltered) {
