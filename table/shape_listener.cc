@@ -214,6 +214,8 @@ void ShapeListener::OnCompactionBegin(
   LiveTree& tree = trees_[info.cf_name];
   LiveJob job;
   job.output_level = info.output_level;
+  job.manual = info.compaction_reason ==
+               ROCKSDB_NAMESPACE::CompactionReason::kManualCompaction;
   // Each input's keys leave its level and arrive at the output level; an
   // input already there is rewritten, its filter replaced. The inputs'
   // levels are the tree's own: RocksDB (7.8.3 to 11.x) reports the index

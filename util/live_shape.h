@@ -86,6 +86,10 @@ struct LiveJob {
   bool flush = false;
   int output_level = 0;
   std::vector<uint64_t> input_files;  // compaction inputs, by file number
+  // A manual compaction (CompactRange): the tree it leaves is the one its
+  // caller asked for, typically one run after a bulk load, not a moment in
+  // a tree that writes keep growing.
+  bool manual = false;
   // A flush's run, in keys, if known (the memtables being flushed); else
   // it is guessed at the size of an L0 file.
   double flush_entries = 0;

@@ -21,11 +21,16 @@ namespace {
 // tree, which planned for that tree would get the whole budget and starve
 // every flush built above it. Priced with them, it gets the bits the tree
 // as it was before the job is worth: the newest runs, small, take the
-// most. A flush absorbs no run: none.
+// most. A flush absorbs no run: none. A manual compaction none either: its
+// caller asked for the tree it leaves, typically one run after a bulk
+// load, with no writes to grow runs back. Priced for runs that do not come
+// back, a lone run holds too few bits for good: 7.8 bits per key under
+// monkey:10, 0.025 false positives per lookup, in trees at rest right
+// after an automatic full merge (bench/results/20261207-98ab382-tiered-budget).
 std::vector<SortedRun> RegrowingRuns(const std::vector<LiveFile>& files,
                                      const LiveJob& job,
                                      double unknown_bits_per_key) {
-  if (job.flush || job.input_files.empty()) return {};
+  if (job.flush || job.manual || job.input_files.empty()) return {};
   const TieredRuns before =
       ProjectTieredRuns(files, LiveJob{}, unknown_bits_per_key);
   std::set<int> inputs;

@@ -30,7 +30,8 @@ struct TieredJobPlan {
 
 // The plan for `job` of the tree of `files` (ProjectTieredRuns, unknown
 // filters at the budget), priced with the runs a compaction merges, but
-// for its oldest, as runs to be built: they grow back above its run. A
+// for its oldest, as runs to be built: they grow back above its run (not
+// for a manual compaction: LiveJob::manual). A
 // flush alone in the tree gets the budget: one run's optimum, and what
 // RocksDB's own rule (a flush is never bottommost) builds under
 // last_level_filter=false. False where the job builds no run

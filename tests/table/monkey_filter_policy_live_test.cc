@@ -439,6 +439,43 @@ TEST(MonkeyFilterPolicyLiveTest, UniversalBottommostRunHasNoFilterWithoutLlf) {
   ExpectAllKeysFound(db.get(), kKeys);
 }
 
+// CompactRange merges a universal tree into the one run its caller asked
+// for: that run is planned alone, at the budget, not for the flushes it
+// absorbed as if they would grow back (an automatic merge's pricing).
+TEST(MonkeyFilterPolicyLiveTest, AManualUniversalMergeGetsTheBudget) {
+  constexpr int kKeys = 60000;
+  test::TempDir dir;
+  ROCKSDB_NAMESPACE::Options options = UniversalOptions("monkey:10", 7);
+  const auto& monkey =
+      AsMonkey(*options.table_factory
+                    ->GetOptions<ROCKSDB_NAMESPACE::BlockBasedTableOptions>()
+                    ->filter_policy);
+  auto db = test::OpenOrDie(options, dir.path());
+  for (int r = 0; r < 3; ++r) {
+    for (int i = r; i < kKeys; i += 3) {
+      ASSERT_TRUE(db->Put({}, Key(i), "v").ok());
+    }
+    ASSERT_TRUE(db->Flush({}).ok());
+  }
+  ASSERT_EQ(Ssts(db.get()).size(), 3u);
+  ASSERT_TRUE(db->CompactRange({}, nullptr, nullptr).ok());
+  uint64_t entries = 0, filter_bytes = 0;
+  for (const Sst& f : Ssts(db.get())) {
+    EXPECT_EQ(f.level, 6);
+    entries += f.entries;
+    filter_bytes += f.filter_bytes;
+  }
+  EXPECT_EQ(entries, static_cast<uint64_t>(kKeys));
+  auto plan = MonkeyFilterPolicyPeer::TieredPlanOf(monkey, "default");
+  ASSERT_NE(plan, nullptr);
+  EXPECT_EQ(plan->regrowing, 0);
+  EXPECT_EQ(plan->millibits, 10000);
+  // Each file at the budget: 10 bits per key, to RocksDB's rounding.
+  EXPECT_NEAR(8.0 * filter_bytes / entries, 10, 0.1);
+  EXPECT_EQ(monkey.tiered_fallbacks(), 0u);
+  ExpectAllKeysFound(db.get(), kKeys);
+}
+
 // A job the listener hears nothing of -- CompactFiles has no
 // OnCompactionBegin (RocksDB 7.8.3 to 9.11) -- builds the average budget,
 // and is counted and logged, not planned for a run it does not know.

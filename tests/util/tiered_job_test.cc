@@ -121,6 +121,21 @@ TEST(TieredJobTest, AFullMergeIsPricedForTheRunsThatGrowBack) {
             std::string::npos);
 }
 
+TEST(TieredJobTest, AManualFullMergeIsPlannedForTheRunItLeaves) {
+  // CompactRange's one run is the tree its caller asked for: no runs are
+  // priced to grow back, and alone it gets the budget, as a first flush
+  // does.
+  LiveJob manual = Compaction(6, {30, 29, 10});
+  manual.manual = true;
+  TieredJobPlan job;
+  ASSERT_TRUE(PlanTieredJob(Tree(), manual, Budget(10), &job));
+  ASSERT_EQ(job.runs.runs.size(), 1u);
+  EXPECT_EQ(job.regrowing, 0);
+  EXPECT_EQ(job.millibits,
+            BudgetMillibits(10, ModelForLevel(FilterChoice::kBloom, 6)));
+  EXPECT_EQ(FormatTieredJobPlan(job).find("grow back"), std::string::npos);
+}
+
 TEST(TieredJobTest, NoLastLevelFilterLeavesTheOldestRunUnfiltered) {
   TieredJobPlan job;
   ASSERT_TRUE(PlanTieredJob(Tree(), Compaction(6, {29, 10}),
