@@ -297,6 +297,7 @@ std::shared_ptr<const TieredJobPlan> ShapeListener::TieredPlanFor(
   // drop their plans before they take mu_).
   std::vector<LiveFile> files;
   LiveJob job;
+  std::vector<CompactionInFlight> others;
   {
     std::lock_guard<std::mutex> lock(mu_);
     auto tree = trees_.find(column_family);
@@ -312,10 +313,21 @@ std::shared_ptr<const TieredJobPlan> ShapeListener::TieredPlanFor(
                         other->second.Job(old->first.second) == nullptr;
       old = done ? tiered_jobs_.erase(old) : std::next(old);
     }
+    // The column family's other compactions with plans: done by the time
+    // this job's run joins the tree, most of them.
+    for (const auto& [other_key, other_plan] : tiered_jobs_) {
+      if (other_key.first != column_family || other_key.second == job_id) {
+        continue;
+      }
+      const LiveJob* other = tree->second.Job(other_key.second);
+      if (other == nullptr || other->flush) continue;
+      others.push_back(
+          {other->input_files, other->output_level, other_plan->millibits});
+    }
   }
   auto plan = std::make_shared<TieredJobPlan>();
   if (!PlanTieredJob(files, job, TieredPlanOptionsOf(policy->options()),
-                     plan.get())) {
+                     plan.get(), others)) {
     return nullptr;
   }
   policy->NoteTieredPlan(column_family, plan);

@@ -27,12 +27,13 @@ namespace {
 // back, a lone run holds too few bits for good: 7.8 bits per key under
 // monkey:10, 0.025 false positives per lookup, in trees at rest right
 // after an automatic full merge (bench/results/20261207-98ab382-tiered-budget).
-std::vector<SortedRun> RegrowingRuns(const std::vector<LiveFile>& files,
-                                     const LiveJob& job,
-                                     double unknown_bits_per_key) {
+std::vector<SortedRun> RegrowingRuns(
+    const std::vector<LiveFile>& files, const LiveJob& job,
+    double unknown_bits_per_key,
+    const std::vector<CompactionInFlight>& in_flight) {
   if (job.flush || job.manual || job.input_files.empty()) return {};
   const TieredRuns before =
-      ProjectTieredRuns(files, LiveJob{}, unknown_bits_per_key);
+      ProjectTieredRuns(files, LiveJob{}, unknown_bits_per_key, in_flight);
   std::set<int> inputs;
   for (size_t i = 0; i < files.size(); ++i) {
     if (before.run_of_file[i] >= 0 &&
@@ -55,9 +56,10 @@ std::vector<SortedRun> RegrowingRuns(const std::vector<LiveFile>& files,
 }  // namespace
 
 bool PlanTieredJob(const std::vector<LiveFile>& files, const LiveJob& job,
-                   const TieredPlanOptions& options, TieredJobPlan* out) {
+                   const TieredPlanOptions& options, TieredJobPlan* out,
+                   const std::vector<CompactionInFlight>& in_flight) {
   TieredJobPlan result;
-  result.runs = ProjectTieredRuns(files, job, options.bits_per_key);
+  result.runs = ProjectTieredRuns(files, job, options.bits_per_key, in_flight);
   const int building = result.runs.building;
   if (building < 0) return false;
   const std::vector<SortedRun>& runs = result.runs.runs;
@@ -66,7 +68,7 @@ bool PlanTieredJob(const std::vector<LiveFile>& files, const LiveJob& job,
   // Planned with the runs that will grow back above the job's, newest
   // first, as runs yet to be built; the plan kept is the job's tree's.
   std::vector<SortedRun> planned =
-      RegrowingRuns(files, job, options.bits_per_key);
+      RegrowingRuns(files, job, options.bits_per_key, in_flight);
   result.regrowing = static_cast<int>(planned.size());
   planned.insert(planned.end(), runs.begin(), runs.end());
   if (planned.size() == 1) {

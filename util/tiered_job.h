@@ -36,8 +36,11 @@ struct TieredJobPlan {
 // RocksDB's own rule (a flush is never bottommost) builds under
 // last_level_filter=false. False where the job builds no run
 // with keys or nothing can be planned; the caller then builds the budget.
+// Other compactions `in_flight` are projected as done
+// (ProjectTieredRuns).
 bool PlanTieredJob(const std::vector<LiveFile>& files, const LiveJob& job,
-                   const TieredPlanOptions& options, TieredJobPlan* out);
+                   const TieredPlanOptions& options, TieredJobPlan* out,
+                   const std::vector<CompactionInFlight>& in_flight = {});
 
 // The plan as the policy's PlanToString shows it: per run, newest first,
 // its level, keys, reach, bits per key and FPR, the job's run marked; then

@@ -29,11 +29,20 @@ bool Newer(const Gathered& a, const Gathered& b) {
 }  // namespace
 
 TieredRuns ProjectTieredRuns(const std::vector<LiveFile>& files,
-                             const LiveJob& job, double unknown_bits_per_key) {
+                             const LiveJob& job, double unknown_bits_per_key,
+                             const std::vector<CompactionInFlight>& in_flight) {
   FilterEntryRates rates;
   const std::vector<double> entries = FilterEntriesOf(files, &rates);
   const std::unordered_set<uint64_t> inputs(job.input_files.begin(),
                                             job.input_files.end());
+  // The other compactions' inputs: file number -> its compaction.
+  std::map<uint64_t, size_t> other_input;
+  for (size_t c = 0; c < in_flight.size(); ++c) {
+    for (uint64_t number : in_flight[c].input_files) {
+      if (inputs.count(number) == 0) other_input.emplace(number, c);
+    }
+  }
+  std::map<size_t, int> group_of_compaction;
   // Groups: the compaction's run first (its inputs), then each L0 file
   // and each level the job leaves alone.
   std::vector<Gathered> runs(1);
@@ -49,7 +58,17 @@ TieredRuns ProjectTieredRuns(const std::vector<LiveFile>& files,
     const LiveFile& file = files[i];
     all_entries += entries[i];
     int g = 0;
-    if (inputs.count(file.number) == 0) {
+    const auto other = other_input.find(file.number);
+    if (other != other_input.end()) {
+      // Done: in its compaction's run, at that run's bits.
+      const CompactionInFlight& c = in_flight[other->second];
+      auto [it, added] = group_of_compaction.emplace(
+          other->second, static_cast<int>(runs.size()));
+      if (added) runs.emplace_back();
+      g = it->second;
+      runs[g].run.level = c.output_level;
+      runs[g].run.filter_bits += c.millibits / 1000.0 * entries[i];
+    } else if (inputs.count(file.number) == 0) {
       if (file.level == 0) {
         g = static_cast<int>(runs.size());
         runs.emplace_back();
@@ -76,7 +95,7 @@ TieredRuns ProjectTieredRuns(const std::vector<LiveFile>& files,
     Gathered& run = runs[g];
     run.run.entries += entries[i];
     run.newest = std::max(run.newest, file.largest_seqno);
-    if (g != 0) {
+    if (g != 0 && other == other_input.end()) {
       run.run.filter_bits += file.filter_known
                                  ? file.filter_bits
                                  : unknown_bits_per_key * entries[i];

@@ -27,6 +27,18 @@ struct TieredRuns {
   std::vector<int> run_of_file;
 };
 
+// Another compaction in flight while a job is planned, with the real
+// millibits per filter entry its own plan gave its run. The job's tree is
+// the tree once that one is done too: planned with its inputs, a flush
+// during a merge of many rich L0 runs is held to the budget by bits about
+// to leave the tree (universal, size ratio 50: flushes at ~10 bits where
+// the tree once merged wants ~15).
+struct CompactionInFlight {
+  std::vector<uint64_t> input_files;
+  int output_level = 0;
+  int millibits = 0;
+};
+
 // The runs of the tree of `files` (LiveFile::level, keys, filters, key
 // range and largest_seqno set) once `job` is done. A run's entries are
 // filter entries (FilterEntriesOf); its reach is the share of the tree's
@@ -38,7 +50,11 @@ struct TieredRuns {
 // filter bits of a file whose filter is unknown (built before the listener
 // saw it) count at `unknown_bits_per_key` a filter entry: the budget it was
 // most likely built at.
-TieredRuns ProjectTieredRuns(const std::vector<LiveFile>& files,
-                             const LiveJob& job, double unknown_bits_per_key);
+// Each of `in_flight` (disjoint from the job's inputs) is projected as
+// done: its inputs one run at its output level, at its millibits.
+TieredRuns ProjectTieredRuns(
+    const std::vector<LiveFile>& files, const LiveJob& job,
+    double unknown_bits_per_key,
+    const std::vector<CompactionInFlight>& in_flight = {});
 
 }  // namespace monkey

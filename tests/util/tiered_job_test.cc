@@ -136,6 +136,30 @@ TEST(TieredJobTest, AManualFullMergeIsPlannedForTheRunItLeaves) {
   EXPECT_EQ(FormatTieredJobPlan(job).find("grow back"), std::string::npos);
 }
 
+TEST(TieredJobTest, AFlushDuringAMergeIsPlannedForTheTreeOnceMerged) {
+  // Eight L0 runs at 20 bits being merged into L5 at 9 bits, over a big L6
+  // at 9: the tree once merged wants a flush well above the budget. Planned
+  // with the merge's inputs still in it, at 20 bits, the tree is over the
+  // band and the flush is held down.
+  std::vector<LiveFile> files;
+  std::vector<uint64_t> merging;
+  for (int i = 0; i < 8; ++i) {
+    files.push_back(File(40 + i, 0, 14000, 90 + i, /*bits=*/20));
+    merging.push_back(40 + i);
+  }
+  files.push_back(File(10, 6, 460000, 10, /*bits=*/9));
+  const std::vector<CompactionInFlight> in_flight = {{merging, 5, 9000}};
+  TieredJobPlan during, without;
+  ASSERT_TRUE(
+      PlanTieredJob(files, Flush(14000), Budget(10), &during, in_flight));
+  ASSERT_TRUE(PlanTieredJob(files, Flush(14000), Budget(10), &without));
+  ASSERT_EQ(during.runs.runs.size(), 3u);  // the flush, L5, L6
+  EXPECT_EQ(during.runs.runs[1].level, 5);
+  EXPECT_DOUBLE_EQ(during.runs.runs[1].filter_bits, 8 * 14000 * 9.0);
+  EXPECT_GT(during.millibits, 14000);
+  EXPECT_LT(without.millibits, 12000);
+}
+
 TEST(TieredJobTest, NoLastLevelFilterLeavesTheOldestRunUnfiltered) {
   TieredJobPlan job;
   ASSERT_TRUE(PlanTieredJob(Tree(), Compaction(6, {29, 10}),

@@ -92,6 +92,34 @@ TEST(TieredShapeTest, ACompactionsRunTakesItsInputsPlace) {
   EXPECT_EQ(t.runs[3].level, 6);
 }
 
+// Another compaction in flight is projected as done: a flush during the
+// merge of L0's two older files into L4 sees the run that merge writes, at
+// the bits its plan gave it, not the two files it takes away.
+TEST(TieredShapeTest, ACompactionInFlightIsProjectedAsDone) {
+  const TieredRuns t = ProjectTieredRuns(Tree(), Flush(500), 10,
+                                         {{{30, 29}, 4, /*millibits=*/9000}});
+  ASSERT_EQ(t.runs.size(), 5u);
+  EXPECT_EQ(t.building, 0);
+  const double entries[] = {500, 2000, 5000, 10000, 100000};
+  const double bits[] = {0, 24000, 45000, 100000, 800000};
+  const int levels[] = {0, 0, 4, 5, 6};
+  for (int i = 0; i < 5; ++i) {
+    EXPECT_EQ(t.runs[i].entries, entries[i]) << i;
+    EXPECT_EQ(t.runs[i].filter_bits, bits[i]) << i;
+    EXPECT_EQ(t.runs[i].level, levels[i]) << i;
+    EXPECT_FALSE(t.runs[i].building && i > 0) << i;
+  }
+  // Its inputs are in its run.
+  EXPECT_EQ(t.run_of_file[0], 2);  // file 30
+  EXPECT_EQ(t.run_of_file[2], 2);  // file 29
+  // And the same compaction as the job itself is not projected twice.
+  const TieredRuns same = ProjectTieredRuns(Tree(), Compaction(4, {30, 29}), 10,
+                                            {{{30, 29}, 4, 9000}});
+  ASSERT_EQ(same.runs.size(), 4u);
+  EXPECT_EQ(same.building, 1);
+  EXPECT_EQ(same.runs[1].filter_bits, 0);
+}
+
 // With one level (num_levels=1) every run is an L0 file: their ages order
 // them, and a compaction that takes in the oldest writes the oldest run.
 TEST(TieredShapeTest, WithOneLevelAgesOrderTheRuns) {
