@@ -27,6 +27,15 @@ namespace {
 // back, a lone run holds too few bits for good: 7.8 bits per key under
 // monkey:10, 0.025 false positives per lookup, in trees at rest right
 // after an automatic full merge (bench/results/20261207-98ab382-tiered-budget).
+// The share of its keys a regrowing run is priced at. The runs above a
+// merged run grow back from none to about their size before it is merged
+// again, at a steady write rate linearly: over the merged run's life each
+// holds half its keys on average. Priced at their full size, for the
+// fullest tree it lives under, the run took the fewest bits of any moment
+// of its life (universal, size ratio 50: 7.37 bits where the runs at rest
+// want 8.58).
+constexpr double kRegrowingShare = 0.5;
+
 std::vector<SortedRun> RegrowingRuns(
     const std::vector<LiveFile>& files, const LiveJob& job,
     double unknown_bits_per_key,
@@ -46,6 +55,7 @@ std::vector<SortedRun> RegrowingRuns(
   std::vector<SortedRun> regrowing;
   for (int r : inputs) {
     SortedRun run = before.runs[r];
+    run.entries *= kRegrowingShare;
     run.building = true;
     run.filter_bits = 0;
     regrowing.push_back(run);
