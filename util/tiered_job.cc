@@ -12,8 +12,18 @@
 namespace monkey {
 namespace {
 
+// The share of its keys a regrowing run is priced at. The runs above a
+// merged run grow back from none to about their size before it is merged
+// again, at a steady write rate linearly: over the merged run's life each
+// holds half its keys on average. Priced at their full size, for the
+// fullest tree it lives under, the run took the fewest bits of any moment
+// of its life (universal, size ratio 50: 7.37 bits where the runs at rest
+// want 8.58).
+constexpr double kRegrowingShare = 0.5;
+
 // The runs a compaction merges into its run, but for the oldest of them,
-// as runs yet to be built: the tree's newer runs come back. Under
+// as runs yet to be built, at kRegrowingShare of their keys: the tree's
+// newer runs come back. Under
 // universal compaction flushes refill the top of the tree, and merges of
 // them its middle, before the merged run is merged again, so the run
 // spends its life under runs like those it absorbed, not under the few the
@@ -27,15 +37,6 @@ namespace {
 // back, a lone run holds too few bits for good: 7.8 bits per key under
 // monkey:10, 0.025 false positives per lookup, in trees at rest right
 // after an automatic full merge (bench/results/20261207-98ab382-tiered-budget).
-// The share of its keys a regrowing run is priced at. The runs above a
-// merged run grow back from none to about their size before it is merged
-// again, at a steady write rate linearly: over the merged run's life each
-// holds half its keys on average. Priced at their full size, for the
-// fullest tree it lives under, the run took the fewest bits of any moment
-// of its life (universal, size ratio 50: 7.37 bits where the runs at rest
-// want 8.58).
-constexpr double kRegrowingShare = 0.5;
-
 std::vector<SortedRun> RegrowingRuns(
     const std::vector<LiveFile>& files, const LiveJob& job,
     double unknown_bits_per_key,

@@ -29,15 +29,14 @@ struct TieredJobPlan {
 };
 
 // The plan for `job` of the tree of `files` (ProjectTieredRuns, unknown
-// filters at the budget), priced with the runs a compaction merges, but
-// for its oldest, as runs to be built: they grow back above its run (not
-// for a manual compaction: LiveJob::manual). A
-// flush alone in the tree gets the budget: one run's optimum, and what
-// RocksDB's own rule (a flush is never bottommost) builds under
-// last_level_filter=false. False where the job builds no run
-// with keys or nothing can be planned; the caller then builds the budget.
-// Other compactions `in_flight` are projected as done
-// (ProjectTieredRuns).
+// filters at the budget; other compactions `in_flight` projected as done),
+// priced with the runs a compaction merges, but for its oldest, as runs to
+// be built at half their keys: they grow back above its run (not for a
+// manual compaction: LiveJob::manual). A flush alone in the tree gets the
+// budget: one run's optimum, and what RocksDB's own rule (a flush is never
+// bottommost) builds under last_level_filter=false. False where the job
+// builds no run with keys or nothing can be planned; the caller then
+// builds the budget.
 bool PlanTieredJob(const std::vector<LiveFile>& files, const LiveJob& job,
                    const TieredPlanOptions& options, TieredJobPlan* out,
                    const std::vector<CompactionInFlight>& in_flight = {});
