@@ -21,22 +21,21 @@ namespace {
 // want 8.58).
 constexpr double kRegrowingShare = 0.5;
 
-// The runs a compaction merges into its run, but for the oldest of them,
-// as runs yet to be built, at kRegrowingShare of their keys: the tree's
-// newer runs come back. Under
-// universal compaction flushes refill the top of the tree, and merges of
-// them its middle, before the merged run is merged again, so the run
-// spends its life under runs like those it absorbed, not under the few the
-// job leaves; most of all a run that a full merge leaves alone in the
-// tree, which planned for that tree would get the whole budget and starve
-// every flush built above it. Priced with them, it gets the bits the tree
-// as it was before the job is worth: the newest runs, small, take the
-// most. A flush absorbs no run: none. A manual compaction none either: its
-// caller asked for the tree it leaves, typically one run after a bulk
-// load, with no writes to grow runs back. Priced for runs that do not come
-// back, a lone run holds too few bits for good: 7.8 bits per key under
-// monkey:10, 0.025 false positives per lookup, in trees at rest right
-// after an automatic full merge (bench/results/20261207-98ab382-tiered-budget).
+// The runs a compaction merges into its run, but for the oldest of them, as
+// runs yet to be built, at kRegrowingShare of their keys: the tree's newer runs
+// come back. Under universal compaction flushes refill the top of the tree, and
+// merges of them its middle, before the merged run is merged again, so the run
+// spends its life under runs like those it absorbed, not under the few the job
+// leaves; most of all a run that a full merge leaves alone in the tree, which
+// planned for that tree would get the whole budget and starve every flush built
+// above it. Priced with them, it gets the bits the tree as it was before the
+// job is worth: the newest runs, small, take the most. A flush absorbs no run:
+// none. A manual compaction none either: its caller asked for the tree it
+// leaves, typically one run after a bulk load, with no writes to grow runs
+// back. Priced for runs that do not come back, a lone run holds too few bits
+// for good: 7.8 bits per key under monkey:10, 0.025 false positives per lookup,
+// in trees at rest right after an automatic full merge
+// (bench/results/20261207-98ab382-tiered-budget).
 std::vector<SortedRun> RegrowingRuns(
     const std::vector<LiveFile>& files, const LiveJob& job,
     double unknown_bits_per_key,
