@@ -17,8 +17,11 @@ namespace {
 // again, at a steady write rate linearly: over the merged run's life each
 // holds half its keys on average. Priced at their full size, for the
 // fullest tree it lives under, the run took the fewest bits of any moment
-// of its life (universal, size ratio 50: 7.37 bits where the runs at rest
-// want 8.58).
+// of its life: at full size the 1M-key universal sweep's trees paid up to
+// 1.46x the optimum's false positives and 3 of 12 sat over 5% under the
+// budget; at half, 1.33x and none
+// (bench/results/20261207-c6ea107-tiered-budget,
+// bench/results/20261207-8b51501-tiered-budget).
 constexpr double kRegrowingShare = 0.5;
 
 // The runs a compaction merges into its run, but for the oldest of them, as
