@@ -373,8 +373,8 @@ TEST(NoFalseNegativesMatrixTest, CoversAMillionDistinctKeys) {
 // ingestion and flushes alone, reads them back, reopens the DB under the
 // other policy (Monkey's tree under bloomfilter:10, Bloom's under Monkey),
 // reads them again, then merges the whole tree into one run under that
-// policy -- a full merge, whose run the tiered plan prices for the runs
-// that grow back -- and reads them once more.
+// policy -- a manual full merge, whose run the tiered plan gives the
+// budget -- and reads them once more.
 enum class Tiered { kUniversal, kUniversalOneLevel, kFifo };
 
 constexpr FilterCase kTieredFilters[] = {

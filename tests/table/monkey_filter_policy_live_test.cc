@@ -36,6 +36,13 @@ const MonkeyFilterPolicy& Monkey(
   return AsMonkey(*policy);
 }
 
+// The Monkey policy of `options`' block-based table.
+const MonkeyFilterPolicy& MonkeyOf(const ROCKSDB_NAMESPACE::Options& options) {
+  return AsMonkey(*options.table_factory
+                       ->GetOptions<ROCKSDB_NAMESPACE::BlockBasedTableOptions>()
+                       ->filter_policy);
+}
+
 TEST(MonkeyFilterPolicyLiveTest, PlansFromTheLiveShapeOfEachColumnFamily) {
   auto policy = PolicyOrDie("monkey:10");
   const MonkeyFilterPolicy& monkey = Monkey(policy);
@@ -219,10 +226,7 @@ TEST(MonkeyFilterPolicyLiveTest, AutoBuildsBloomForL0AndRibbonBelow) {
     }
     ASSERT_TRUE(db->Flush(ROCKSDB_NAMESPACE::FlushOptions()).ok());
   }
-  const auto& monkey =
-      AsMonkey(*options.table_factory
-                    ->GetOptions<ROCKSDB_NAMESPACE::BlockBasedTableOptions>()
-                    ->filter_policy);
+  const auto& monkey = MonkeyOf(options);
   auto check = [&](int level, bool ribbon) {
     std::vector<ROCKSDB_NAMESPACE::LiveFileMetaData> files;
     db->GetLiveFilesMetaData(&files);
@@ -313,10 +317,7 @@ TEST(MonkeyFilterPolicyLiveTest, UniversalRunsGetTheirJobsBits) {
     test::TempDir dir;
     ROCKSDB_NAMESPACE::Options options =
         UniversalOptions("monkey:10", num_levels);
-    const auto& monkey =
-        AsMonkey(*options.table_factory
-                      ->GetOptions<ROCKSDB_NAMESPACE::BlockBasedTableOptions>()
-                      ->filter_policy);
+    const auto& monkey = MonkeyOf(options);
     auto db = test::OpenOrDie(options, dir.path());
     PutKeys(db.get(), kKeys, [](int i) { return i % 10 != 0; });
     ASSERT_TRUE(db->Flush({}).ok());
@@ -408,10 +409,7 @@ TEST(MonkeyFilterPolicyLiveTest, UniversalBottommostRunHasNoFilterWithoutLlf) {
   test::TempDir dir;
   ROCKSDB_NAMESPACE::Options options =
       UniversalOptions("id=monkey;bits_per_key=10;last_level_filter=false", 7);
-  const auto& monkey =
-      AsMonkey(*options.table_factory
-                    ->GetOptions<ROCKSDB_NAMESPACE::BlockBasedTableOptions>()
-                    ->filter_policy);
+  const auto& monkey = MonkeyOf(options);
   auto db = test::OpenOrDie(options, dir.path());
   PutKeys(db.get(), kKeys, [](int i) { return i % 2 == 0; });
   ASSERT_TRUE(db->Flush({}).ok());
@@ -446,10 +444,7 @@ TEST(MonkeyFilterPolicyLiveTest, AManualUniversalMergeGetsTheBudget) {
   constexpr int kKeys = 60000;
   test::TempDir dir;
   ROCKSDB_NAMESPACE::Options options = UniversalOptions("monkey:10", 7);
-  const auto& monkey =
-      AsMonkey(*options.table_factory
-                    ->GetOptions<ROCKSDB_NAMESPACE::BlockBasedTableOptions>()
-                    ->filter_policy);
+  const auto& monkey = MonkeyOf(options);
   auto db = test::OpenOrDie(options, dir.path());
   for (int r = 0; r < 3; ++r) {
     for (int i = r; i < kKeys; i += 3) {
@@ -482,10 +477,7 @@ TEST(MonkeyFilterPolicyLiveTest, AManualUniversalMergeGetsTheBudget) {
 TEST(MonkeyFilterPolicyLiveTest, AnUnknownUniversalJobGetsTheBudgetAndSaysSo) {
   test::TempDir dir;
   ROCKSDB_NAMESPACE::Options options = UniversalOptions("monkey:10", 7);
-  const auto& monkey =
-      AsMonkey(*options.table_factory
-                    ->GetOptions<ROCKSDB_NAMESPACE::BlockBasedTableOptions>()
-                    ->filter_policy);
+  const auto& monkey = MonkeyOf(options);
   std::vector<std::string> flushed;
   {
     auto db = test::OpenOrDie(options, dir.path());
@@ -528,10 +520,7 @@ TEST(MonkeyFilterPolicyLiveTest, FifoFilesGetTheBudget) {
   options.compaction_style = ROCKSDB_NAMESPACE::kCompactionStyleFIFO;
   options.write_buffer_size = 16 << 20;
   ASSERT_TRUE(Install("monkey:7", &options).ok());
-  const auto& monkey =
-      AsMonkey(*options.table_factory
-                    ->GetOptions<ROCKSDB_NAMESPACE::BlockBasedTableOptions>()
-                    ->filter_policy);
+  const auto& monkey = MonkeyOf(options);
   auto db = test::OpenOrDie(options, dir.path());
   for (int r = 0; r < 3; ++r) {
     PutKeys(db.get(), 30000, [](int i) { return i % 3 == 0; });
