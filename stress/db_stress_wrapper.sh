@@ -3,14 +3,20 @@
 # (--stress_cmd): before each run it checks the filters of the database the
 # previous run left behind (finished, or killed: db_stress is not running
 # then), and then becomes the real db_stress (exec), so that a kill by
-# db_crashtest.py reaches db_stress itself.
+# db_crashtest.py reaches db_stress itself. A copy of the run's stdout goes
+# to stdout-<n>.log, line by line (stdbuf -oL: db_stress writes to a pipe,
+# fully buffered, and a kill would lose the buffer): 7.8.3's
+# db_crashtest.py prints nothing of a killed blackbox run's stdout, so the
+# crash-recovery verification that each run after a kill makes at its start
+# ("Crash-recovery verification passed") is seen only there.
 #
 # Environment (set by stress/stress.sh):
 #   STRESS_DB_STRESS  the real db_stress
 #   STRESS_CHECKER    stress/check_filters.py, run with python3
 #   STRESS_LDB, STRESS_SST_DUMP  the fork's ldb and sst_dump
 #   STRESS_EXPECT     the policy string the database must have been given
-#   STRESS_LOG        directory for invocations.log and check-<n>.{txt,json}
+#   STRESS_LOG        directory for invocations.log, check-<n>.{txt,json}
+#                     and stdout-<n>.log
 #   STRESS_PLAN_MIN_LEVELS  check_filters.py's --plan_min_levels (default 3)
 #   STRESS_SHAPE      static or live (default): check_filters.py's --shape
 # Nothing goes to stdout or stderr: db_crashtest.py fails a run on any
@@ -56,4 +62,4 @@ if [ -n "$db" ] && [ -f "$db/CURRENT" ]; then
       >"$STRESS_LOG/failed-db-$n.origins.txt" 2>&1 || true
   fi
 fi
-exec "$STRESS_DB_STRESS" "$@"
+exec stdbuf -oL "$STRESS_DB_STRESS" "$@" > >(tee "$STRESS_LOG/stdout-$n.log")

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Summarizes one stress/stress.sh run (a mode and a policy) from its log
 directory: db_stress invocations, operations, kills and crash/recover
-cycles from the run's output (run.log), and the filter checks the wrapper
+cycles from the run's output (run.log, and each db_stress run's own stdout
+as the wrapper kept it, stdout-<n>.log), and the filter checks the wrapper
 made before each invocation (check-<n>.json) plus the final check
 (final.json, when the database outlived the run).
 
@@ -41,20 +42,29 @@ def main():
     exact_ops = lower_ops = finished = kills = recovered = 0
     verified = 0
     killed_before = False
-    for i, run in enumerate(runs):
-        m = re.search(r"\(\d+% of (\d+) ops\)", run)
-        threads = re.search(r"--threads=(\d+)", run)
+    for i, part in enumerate(runs):
+        # db_stress's own output: the wrapper's copy of it (stdout-<n>.log)
+        # where there is one, since 7.8.3's db_crashtest.py drops a killed
+        # blackbox run's stdout; run.log's part otherwise. The kill reports
+        # are db_crashtest.py's, in run.log.
+        out_path = os.path.join(log_dir, "stdout-%d.log" % (i + 1))
+        output = part
+        if os.path.exists(out_path):
+            with open(out_path, errors="replace") as f:
+                output = f.read()
+        m = re.search(r"\(\d+% of (\d+) ops\)", output)
+        threads = re.search(r"--threads=(\d+)", part)
         threads = int(threads.group(1)) if threads else 1
         if m:
             exact_ops += int(m.group(1))
             finished += 1
         else:
-            counts = [int(c) for c in re.findall(r"\.\.\. finished (\d+) ops", run)]
+            counts = [int(c) for c in re.findall(r"\.\.\. finished (\d+) ops", output)]
             lower_ops += sum(counts[-threads:])
         # db_stress's verification against the expected values: at the end
         # of a run, and at the start of one that reopens a crashed database.
-        recovery = len(re.findall(r"Crash-recovery verification passed", run))
-        verified += len(re.findall(r"Verification successful", run)) + recovery
+        recovery = len(re.findall(r"Crash-recovery verification passed", output))
+        verified += len(re.findall(r"Verification successful", output)) + recovery
         # A crash/recover cycle: the previous run was killed, and this one
         # opened the same database (no destroy) and verified what survived.
         destroyed = i < len(inv) and inv[i][2] != "destroy=0"
@@ -64,8 +74,8 @@ def main():
         # whitebox runs that killed themselves at a kill point (negative
         # exit code; the report follows the run's output).
         killed_before = bool(
-            re.search(r"^(TERMINATED|KILLED) \d+", run, re.M) or
-            re.search(r"kill option=\d+, exitcode=-\d+", run))
+            re.search(r"^(TERMINATED|KILLED) \d+", part, re.M) or
+            re.search(r"kill option=\d+, exitcode=-\d+", part))
         kills += killed_before
     checks, reports, failed, deepest, best = [], [], [], 0, None
     for path in sorted(glob.glob(os.path.join(log_dir, "check-*.json")) +
@@ -106,7 +116,7 @@ def main():
         else:
             problems.append(msg)
     if verified == 0:
-        problems.append("no verification passed in run.log")
+        problems.append("no verification passed in db_stress's output")
     summary = {
         "mode": mode, "policy": policy, "seconds": int(seconds),
         "invocations": invocations, "runs_finished": finished,
