@@ -50,6 +50,11 @@ BlockReads ReadsWithBits(const std::vector<CacheRunToPlan>& runs,
   return ExpectedBlockReads(cached, cache.cache_bytes);
 }
 
+double MostFilterBitsFor(const CacheLayout& cache, double budget_filter_bits) {
+  return std::max(budget_filter_bits,
+                  8 * kMostCacheShareForFilters * cache.cache_bytes);
+}
+
 double FilterBitsOf(const std::vector<CacheRunToPlan>& runs,
                     const std::vector<double>& bits) {
   double sum = 0;

@@ -81,6 +81,24 @@ struct CachePlan {
 // the grid stays short.
 inline constexpr double kMostCachePlanBits = 32;
 
+// The share of a block cache that a plan's filters may fill, where the
+// cache holds more than the budget's filters. The cache model (Che's
+// approximation) sees each lookup's blocks as independent references; a
+// cache full of filters that every lookup reads in turn is a loop, which
+// LRU serves worse than that. On the cache grid at twice bloomfilter:10's
+// filter bytes (bench/results/20261205-b331ea2-cache-grid-io-bytes),
+// bloomfilter:14's full filters filled 0.70 of the cache and lookups read
+// 0.0033 blocks, as modelled; planned to the cache's edge (20.5 bits/key
+// at rest), the realized tree held 22.5, 1.12 of the cache, and lookups
+// read 0.16 (bench/results/20261205-a7fbab4-cache-grid). Planned to 0.7,
+// a tree that ends 10% over its plan still fits with room to spare.
+inline constexpr double kMostCacheShareForFilters = 0.7;
+
+// The most filter bits a plan for `cache` may spend: `budget_filter_bits`
+// (the budget plan's, or the bits now), or kMostCacheShareForFilters of
+// the cache where that is more.
+double MostFilterBitsFor(const CacheLayout& cache, double budget_filter_bits);
+
 // The bits per run, on a grid of `step` bits from `model`'s least to
 // kMostCachePlanBits (or 0), each run's FPR by its own model or `model`, that
 // minimise the modelled cost of the block reads per lookup (BlockReads::Cost)

@@ -415,12 +415,12 @@ Solution LivePlanner::ForCache() {
           BudgetMillibits(options_.bits_per_key, live_models_[i]);
     }
   }
-  // From the budget's plan too: never more reads than objective=fpr's,
-  // and never more filter memory. Planned to the cache's edge, a growing
-  // tree's filters went over it: on the grid's 2M-key load with a cache of
-  // twice bloomfilter:10's filter bytes, the young tree's files got 28.6
-  // bits/key and kept them, 6.8 MiB of filters in a 4.9 MiB cache, and
-  // lookups read 0.33 blocks where bloomfilter:14's read 0.0074
+  // From the budget's plan too: never more reads than objective=fpr's.
+  // Filter memory: the budget's, or a share of a cache that holds more
+  // (MostFilterBitsFor). Planned to the cache's edge, a growing tree's
+  // filters went over it: on the grid's 2M-key load with a cache of twice
+  // bloomfilter:10's filter bytes, 6.8 MiB of filters in a 4.9 MiB cache,
+  // and lookups read 0.33 blocks where bloomfilter:14's read 0.0074
   // (docs/design.md#objective-io).
   const Solution budget = ForBudget();
   std::vector<double> from;
@@ -428,8 +428,9 @@ Solution LivePlanner::ForCache() {
     from.push_back(runs[r].filterable ? budget.millibits[level_of[r]] / 1000.0
                                       : 0.0);
   }
-  const CachePlan plan = PlanBitsForCache(runs, live_models_.back(), cache, 0.5,
-                                          &from, FilterBitsOf(runs, from));
+  const CachePlan plan =
+      PlanBitsForCache(runs, live_models_.back(), cache, 0.5, &from,
+                       MostFilterBitsFor(cache, FilterBitsOf(runs, from)));
   std::vector<double> built(runs.size(), 0);
   for (size_t r = 0; r < runs.size(); ++r) {
     const size_t i = level_of[r];

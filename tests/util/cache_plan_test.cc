@@ -105,6 +105,15 @@ TEST(CachePlanTest, KeepsItsFilterBitsWithinTheCap) {
   EXPECT_GT(FilterBitsOf(runs, free.bits), cap);
 }
 
+// The cap a plan gets: the budget's bits, or 0.7 of a cache that holds more.
+TEST(CachePlanTest, FiltersMayFillAShareOfACacheThatHoldsMoreThanTheBudget) {
+  CacheLayout cache;
+  EXPECT_DOUBLE_EQ(MostFilterBitsFor(cache, 1e6), 1e6);
+  cache.cache_bytes = 1e6;
+  EXPECT_DOUBLE_EQ(MostFilterBitsFor(cache, 1e8), 1e8);
+  EXPECT_DOUBLE_EQ(MostFilterBitsFor(cache, 1e6), 0.7 * 8e6);
+}
+
 // With nothing cached and reads counted, not their bytes, every filter
 // block is read, whatever its size: each run takes the most bits, whose
 // FPR saves the most index and data reads.
