@@ -327,9 +327,9 @@ CacheAdvice AdviseForCache(const std::vector<AdvisorLevel>& levels,
     const double entries = runs[bits_now.size()].filter_entries;
     bits_now.push_back(entries > 0 ? 8 * l.filter_bytes / entries : 0.0);
   }
-  out.plan = PlanBitsForCache(
-      runs, FprModel::FastLocalBloom(), cache, 0.5, &bits_now,
-      MostFilterBitsFor(cache, FilterBitsOf(runs, bits_now)));
+  out.plan =
+      PlanBitsForCache(runs, FprModel::FastLocalBloom(), cache, 0.5, &bits_now,
+                       MostFilterBitsFor(cache, FilterBitsOf(runs, bits_now)));
   const double latency = cache.read_latency_bytes;
   if (!(out.plan.reads.Cost(latency) < out.now.Cost(latency))) {
     out.plan.bits = bits_now;
