@@ -26,6 +26,14 @@ cache. Then, at each cache: the objective's reads over the fewest of the
 grid (measured and modelled) and its ops/s over the best configuration's
 and over bloomfilter:10's, round by round.
 
+Loaded apart, the databases differ in more than their filters: which files
+compaction moved down whole, and so how much of the key range each level
+covers, and how many runs a lookup probes. --same_tree compares the
+policies on one tree instead: it loads bloomfilter:10's database once per
+layout, and each configuration (each cache's objective=io too, through its
+cache) gets a copy of it whose filters bench/refilter rebuilds, every level
+rewritten in place by a policy that sees the whole tree (--refilter).
+
 The databases must sit on a file system with O_DIRECT (not tmpfs). The
 throughput figures belong to a Release db_bench
 (build_tools/build_rocksdb_fork.sh). Writes results/cache-grid-<timestamp>/
@@ -37,6 +45,7 @@ throughput figures belong to a Release db_bench
       [--families=bloomfilter,monkey] [--layouts=full,partitioned]
       [--io='id=monkey;bits_per_key=10;objective=io'] [--threads=1]
       [--db_dir=/var/tmp/cache-grid] [--keep_db]
+      [--same_tree [--refilter=build/refilter]]
 
 Python's standard library only.
 """
@@ -115,19 +124,39 @@ def db_flags(args, layout, filter_uri, extra):
             *FORMAT_FLAGS, *LAYOUTS[layout], *extra]
 
 
+def cache_flags_of(cache):
+    return [] if cache is None else [f"--cache_size={cache}", *CACHE_FLAGS]
+
+
 def load(args, db, layout, filter_uri, extra, out, cache=None):
     """Loads --num keys and settles with L0 empty: each L0 file triggers a
     compaction, so every database has the same levels, and the grid
     compares filters, not how many L0 files a load happened to leave (each
     is one more filter block read per lookup)."""
     shutil.rmtree(db, ignore_errors=True)
-    cache_flags = [] if cache is None else [f"--cache_size={cache}",
-                                            *CACHE_FLAGS]
     run([args.db_bench, f"--db={db}",
          "--benchmarks=filluniquerandom,flush,waitforcompaction", "--seed=1",
          "--disable_wal=1", "--level0_file_num_compaction_trigger=1",
-         *db_flags(args, layout, filter_uri, extra), *cache_flags],
+         *db_flags(args, layout, filter_uri, extra), *cache_flags_of(cache)],
         os.path.join(out, f"{os.path.basename(db)}_load.log"))
+    return levels_of(args, db, layout, filter_uri, extra, out, cache)
+
+
+def refiltered(args, tree, db, layout, filter_uri, extra, out, cache=None):
+    """A copy of the database `tree` at `db`, its filters rebuilt under
+    filter_uri (bench/refilter), through the cache when one is given."""
+    shutil.rmtree(db, ignore_errors=True)
+    shutil.copytree(tree, db)
+    run([args.refilter, f"--db={db}", f"--filter_uri={filter_uri}",
+         *(["--optimize_filters_for_hits"]
+           if "--optimize_filters_for_hits=true" in extra else []),
+         *([f"--cache_bytes={cache}"] if cache is not None else [])],
+        os.path.join(out, f"{os.path.basename(db)}_refilter.log"))
+    return levels_of(args, db, layout, filter_uri, extra, out, cache)
+
+
+def levels_of(args, db, layout, filter_uri, extra, out, cache):
+    cache_flags = cache_flags_of(cache)
     levels = run([args.db_bench, f"--db={db}", "--use_existing_db=1",
                   "--benchmarks=levelstats",
                   *db_flags(args, layout, filter_uri, extra), *cache_flags])
@@ -196,10 +225,21 @@ def cells_of(args, out):
     for layout in args.layouts.split(","):
         grid = configs(args)
         dbs = {}
+        tree = None
+        if args.same_tree:
+            tree = os.path.join(args.db_dir, f"{layout}_tree")
+            log(f"{layout}: loading the tree with {REFERENCE}")
+            log(f"{layout}: the tree: "
+                f"{tree_text(load(args, tree, layout, REFERENCE, [], out))}")
         for i, (label, uri, extra) in enumerate(grid):
             db = os.path.join(args.db_dir, f"{layout}_{slug(label)}")
-            log(f"{layout}: loading {label} ({i + 1}/{len(grid)})")
-            trees[db] = load(args, db, layout, uri, extra, out)
+            if tree:
+                log(f"{layout}: rebuilding the tree's filters as {label} "
+                    f"({i + 1}/{len(grid)})")
+                trees[db] = refiltered(args, tree, db, layout, uri, extra, out)
+            else:
+                log(f"{layout}: loading {label} ({i + 1}/{len(grid)})")
+                trees[db] = load(args, db, layout, uri, extra, out)
             log(f"{layout}: {label}: {tree_text(trees[db])}")
             dbs[label] = db
         probe = read(args, dbs[REFERENCE], layout, REFERENCE, [], 1 << 30, 1,
@@ -213,8 +253,16 @@ def cells_of(args, out):
             cache = max(1, int(fraction * reference_bytes))
             io_db = os.path.join(args.db_dir,
                                  f"{layout}_io_{slug(str(fraction))}")
-            log(f"{layout}: loading {args.io} through a {cache:,}-byte cache")
-            trees[io_db] = load(args, io_db, layout, args.io, [], out, cache)
+            if tree:
+                log(f"{layout}: rebuilding the tree's filters as {args.io} "
+                    f"through a {cache:,}-byte cache")
+                trees[io_db] = refiltered(args, tree, io_db, layout, args.io,
+                                          [], out, cache)
+            else:
+                log(f"{layout}: loading {args.io} through a {cache:,}-byte "
+                    "cache")
+                trees[io_db] = load(args, io_db, layout, args.io, [], out,
+                                    cache)
             log(f"{layout}: {IO_LABEL} at {fraction:g}x: "
                 f"{tree_text(trees[io_db])}")
             for label, uri, extra, db in (
@@ -374,6 +422,11 @@ def main():
     ap.add_argument("--db_dir", default="/var/tmp/cache-grid",
                     help="on a file system with O_DIRECT (not tmpfs)")
     ap.add_argument("--keep_db", action="store_true")
+    ap.add_argument("--same_tree", action="store_true",
+                    help="every configuration on one tree per layout")
+    ap.add_argument("--refilter", default=os.path.join(ROOT, "build",
+                                                       "refilter"),
+                    help="bench/refilter, for --same_tree")
     ap.add_argument("--results", default=os.path.join(ROOT, "results"))
     args = ap.parse_args()
     for layout in args.layouts.split(","):
@@ -400,6 +453,7 @@ def main():
         verdict_lines, verdict = verdicts(rows)
         with open(os.path.join(out, "summary.json"), "w") as f:
             json.dump({"num": args.num, "seconds": args.seconds,
+                       "same_tree": args.same_tree,
                        "rounds": rounds_done, "threads": args.threads,
                        "io": args.io, "rows": rows, "objective": verdict,
                        "uptime": uptime()}, f, indent=1, sort_keys=True)
@@ -413,6 +467,9 @@ def main():
     if not args.keep_db:
         for c in cells:
             shutil.rmtree(c["db"], ignore_errors=True)
+        for layout in args.layouts.split(","):
+            shutil.rmtree(os.path.join(args.db_dir, f"{layout}_tree"),
+                          ignore_errors=True)
     log(f"results in {out}")
     return 0
 
