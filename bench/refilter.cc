@@ -136,6 +136,9 @@ int main(int argc, char** argv) {
                    pass, level, files.size());
       ROCKSDB_NAMESPACE::CompactionOptions compact;
       compact.max_subcompactions = 1;
+      // The column family's compression, not CompactionOptions' default
+      // (Snappy): the tree's data blocks must stay as they were.
+      compact.compression = ROCKSDB_NAMESPACE::kDisableCompressionOption;
       // Files of the size compaction cuts (CompactFiles' default is one
       // file): full filters come one block a file. The grid's trees have
       // target_file_size_multiplier 1, where every level's is the base.
