@@ -155,6 +155,19 @@ def refiltered(args, tree, db, layout, filter_uri, extra, out, cache=None):
     return levels_of(args, db, layout, filter_uri, extra, out, cache)
 
 
+def database(args, tree, db, layout, label, filter_uri, extra, out,
+             cache=None):
+    """The configuration's database: a copy of `tree` with its filters
+    rebuilt (--same_tree), else a load of its own."""
+    through = f" through a {cache:,}-byte cache" if cache is not None else ""
+    if tree:
+        log(f"{layout}: rebuilding the tree's filters as {label}{through}")
+        return refiltered(args, tree, db, layout, filter_uri, extra, out,
+                          cache)
+    log(f"{layout}: loading {label}{through}")
+    return load(args, db, layout, filter_uri, extra, out, cache)
+
+
 def levels_of(args, db, layout, filter_uri, extra, out, cache):
     cache_flags = cache_flags_of(cache)
     levels = run([args.db_bench, f"--db={db}", "--use_existing_db=1",
@@ -233,13 +246,9 @@ def cells_of(args, out):
                 f"{tree_text(load(args, tree, layout, REFERENCE, [], out))}")
         for i, (label, uri, extra) in enumerate(grid):
             db = os.path.join(args.db_dir, f"{layout}_{slug(label)}")
-            if tree:
-                log(f"{layout}: rebuilding the tree's filters as {label} "
-                    f"({i + 1}/{len(grid)})")
-                trees[db] = refiltered(args, tree, db, layout, uri, extra, out)
-            else:
-                log(f"{layout}: loading {label} ({i + 1}/{len(grid)})")
-                trees[db] = load(args, db, layout, uri, extra, out)
+            trees[db] = database(args, tree, db, layout,
+                                 f"{label} ({i + 1}/{len(grid)})", uri, extra,
+                                 out)
             log(f"{layout}: {label}: {tree_text(trees[db])}")
             dbs[label] = db
         probe = read(args, dbs[REFERENCE], layout, REFERENCE, [], 1 << 30, 1,
@@ -253,16 +262,8 @@ def cells_of(args, out):
             cache = max(1, int(fraction * reference_bytes))
             io_db = os.path.join(args.db_dir,
                                  f"{layout}_io_{slug(str(fraction))}")
-            if tree:
-                log(f"{layout}: rebuilding the tree's filters as {args.io} "
-                    f"through a {cache:,}-byte cache")
-                trees[io_db] = refiltered(args, tree, io_db, layout, args.io,
-                                          [], out, cache)
-            else:
-                log(f"{layout}: loading {args.io} through a {cache:,}-byte "
-                    "cache")
-                trees[io_db] = load(args, io_db, layout, args.io, [], out,
-                                    cache)
+            trees[io_db] = database(args, tree, io_db, layout, args.io,
+                                    args.io, [], out, cache)
             log(f"{layout}: {IO_LABEL} at {fraction:g}x: "
                 f"{tree_text(trees[io_db])}")
             for label, uri, extra, db in (
