@@ -42,7 +42,8 @@ throughput figures belong to a Release db_bench
   bench/cache_grid.py --db_bench=build-fork/rocksdb-9.11.2/install/bin/db_bench
       [--monkey_plan=build/monkey_plan] [--num=2000000] [--seconds=10]
       [--rounds=3] [--cache_fractions=0.05,0.2,0.5,2] [--ks=5,7,10,14]
-      [--families=bloomfilter,monkey] [--layouts=full,partitioned]
+      [--families=bloomfilter,monkey] [--with_last_only]
+      [--layouts=full,partitioned]
       [--io='id=monkey;bits_per_key=10;objective=io'] [--threads=1]
       [--db_dir=/var/tmp/cache-grid] [--keep_db]
       [--same_tree [--refilter=build/refilter]]
@@ -103,7 +104,9 @@ def configs(args):
                 without = (f"{family}:{k} no-last",
                            f"id={family};bits_per_key={k};"
                            "last_level_filter=false", [])
-            for c in (with_last, without):
+            variants = [with_last] if args.with_last_only else [with_last,
+                                                                without]
+            for c in variants:
                 if c[0] != REFERENCE:
                     grid.append(c)
     return grid
@@ -418,6 +421,8 @@ def main():
     ap.add_argument("--cache_fractions", default="0.05,0.2,0.5,2")
     ap.add_argument("--ks", default="5,7,10,14")
     ap.add_argument("--families", default="bloomfilter,monkey")
+    ap.add_argument("--with_last_only", action="store_true",
+                    help="no no-last configurations (a sweep of k)")
     ap.add_argument("--layouts", default=",".join(LAYOUTS))
     ap.add_argument("--io", default="id=monkey;bits_per_key=10;objective=io")
     ap.add_argument("--db_dir", default="/var/tmp/cache-grid",
