@@ -12,8 +12,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..",
 import cache_grid  # noqa: E402
 
 
-def args(ks="5,10", families="bloomfilter,monkey"):
-    return argparse.Namespace(ks=ks, families=families)
+def args(ks="5,10", families="bloomfilter,monkey", with_last_only=False):
+    return argparse.Namespace(ks=ks, families=families,
+                              with_last_only=with_last_only)
 
 
 def row(label, reads, ops, model=None, cost=None):
@@ -50,6 +51,12 @@ class ConfigsTest(unittest.TestCase):
                   cache_grid.configs(args(ks="7", families="monkey"))]
         self.assertEqual(labels, ["bloomfilter:10", "monkey:7",
                                   "monkey:7 no-last"])
+
+    def test_a_sweep_of_k_leaves_the_no_last_configurations_out(self):
+        labels = [label for label, _, _ in cache_grid.configs(
+            args(ks="14,16", families="bloomfilter", with_last_only=True))]
+        self.assertEqual(labels, ["bloomfilter:10", "bloomfilter:14",
+                                  "bloomfilter:16"])
 
 
 class VerdictsTest(unittest.TestCase):
