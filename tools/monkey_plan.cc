@@ -54,7 +54,7 @@ DEFINE_int64(cache_bytes, 0,
              "filters, indexes and data cost through an LRU block cache of "
              "this many bytes (cache_index_and_filter_blocks), by the model "
              "of util/cache_cost.h, and the bits per level that make them "
-             "cost the least within the filter memory now, or 0.7 of a "
+             "cost the least within the filter memory now, or 0.8 of a "
              "cache that holds more (util/cache_plan.h)");
 DEFINE_double(read_latency_bytes, monkey::kReadLatencyBytes,
               "With --cache_bytes: the bytes the device reads in the time a "

@@ -85,14 +85,17 @@ inline constexpr double kMostCachePlanBits = 32;
 // cache holds more than the budget's filters. The cache model (Che's
 // approximation) sees each lookup's blocks as independent references; a
 // cache full of filters that every lookup reads in turn is a loop, which
-// LRU serves worse than that. On the cache grid at twice bloomfilter:10's
-// filter bytes (bench/results/20261205-b331ea2-cache-grid-io-bytes),
-// bloomfilter:14's full filters filled 0.70 of the cache and lookups read
-// 0.0033 blocks, as modelled; planned to the cache's edge (20.5 bits/key
-// at rest), the realized tree held 22.5, 1.12 of the cache, and lookups
-// read 0.16 (bench/results/20261205-a7fbab4-cache-grid). Planned to 0.7,
-// a tree that ends 10% over its plan still fits with room to spare.
-inline constexpr double kMostCacheShareForFilters = 0.7;
+// LRU serves worse than that: it holds the loop whole or thrashes. On one
+// tree at a cache of twice bloomfilter:10's filter bytes
+// (bench/results/20261207-22af1d0-cache-grid-share-sweep), filters of
+// bloomfilter:16 and :18, 0.8 and 0.9 of the cache, read 0.0012 and 0.0007
+// blocks a lookup (full filters) and 0.0026 and 0.0016 (partitioned), as
+// modelled or within 1.5x of it, the fewest at 0.9; bloomfilter:20's, 1.0
+// of the cache, read 0.035 and 0.055, 40x and 7x the model's. Planned to
+// 0.8, a tree that ends 12% over its plan (files keep the bits they were
+// built with while the tree grows) stays at the 0.9 that still read as
+// modelled; the cliff past it costs more than the last bits save.
+inline constexpr double kMostCacheShareForFilters = 0.8;
 
 // The most filter bits a plan for `cache` may spend: `budget_filter_bits`
 // (the budget plan's, or the bits now), or kMostCacheShareForFilters of
@@ -107,7 +110,9 @@ double MostFilterBitsFor(const CacheLayout& cache, double budget_filter_bits);
 // Coordinate descent from the best uniform setting of the grid, from no filters
 // and from the most bits: each pass gives each run in turn its best bits with
 // the others fixed, until no pass improves; the best end wins. So the plan is
-// never worse than any uniform bits on the grid. A run that is not
+// never worse than any uniform bits on the grid. A last descent in steps of
+// step / 5, within 4 of them of each run's bits, spends what the grid left
+// of a cap. A run that is not
 // filterable keeps 0 throughout. `also_from`, per run, is one more start
 // (bits off the grid too), so that the plan is never worse than it either:
 // the live plan starts from the budget's plan. The plan's filter bits,

@@ -570,7 +570,7 @@ TEST(MonkeyPlanTest, ModelsBlockReadsThroughABlockCache) {
                                  "total", "bytes", "cost", "plan"}));
       // The plan for this cache: bits per level with files, its reads never
       // costlier than the database's own filters', in no more filter
-      // memory than now, or 0.7 of a cache that holds more.
+      // memory than now, or 0.8 of a cache that holds more.
       const json& plan = reads["plan"];
       EXPECT_EQ(Keys(plan), (std::set<std::string>{"levels", "bits_per_key",
                                                    "filter", "index", "data",
@@ -585,7 +585,7 @@ TEST(MonkeyPlanTest, ModelsBlockReadsThroughABlockCache) {
                         plan["bits_per_key"][i].get<double>();
       }
       EXPECT_LE(planned_bits, std::max(8 * cf["filter_bytes_now"].get<double>(),
-                                       8 * 0.7 * static_cast<double>(cache)) *
+                                       8 * 0.8 * static_cast<double>(cache)) *
                                   1.001);
       EXPECT_EQ(reads["read_latency_bytes"], 131072);
       EXPECT_NEAR(

@@ -356,7 +356,7 @@ TEST(AdvisorTest, CacheRunsToPlanAreTheLevelsWithTheirFilters) {
 }
 
 // The advice for a block cache: the reads now, and a plan from the bits
-// now that costs no more, in no more filter memory than now or 0.7 of a
+// now that costs no more, in no more filter memory than now or 0.8 of a
 // cache that holds more; the bits now where nothing costs less (a cache
 // that holds the whole tree). A cache of twice the filters buys bits.
 TEST(AdvisorTest, AdvisesForACacheFromTheBitsNowWithinTheirMemory) {
@@ -388,7 +388,7 @@ TEST(AdvisorTest, AdvisesForACacheFromTheBitsNowWithinTheirMemory) {
       ASSERT_EQ(advised.plan.bits.size(), levels.size());
       const double plan_bits = FilterBitsOf(runs, advised.plan.bits);
       EXPECT_LE(plan_bits,
-                std::max(8 * filter_bytes, 8 * 0.7 * cache.cache_bytes) *
+                std::max(8 * filter_bytes, 8 * 0.8 * cache.cache_bytes) *
                     (1 + 1e-12));
       if (share == 2.0) EXPECT_GT(plan_bits, 1.2 * 8 * filter_bytes);
       EXPECT_LE(advised.plan.reads.Cost(cache.read_latency_bytes),
