@@ -92,7 +92,8 @@ double FilterBlocks(double filter_bytes, double files, double partition_bytes);
 
 // Expected block reads per lookup over `runs` through an LRU cache of
 // `cache_bytes`. A block larger than the cache is never cached (RocksDB's
-// LRUCache frees it when its reader lets go) and takes no room.
+// LRUCache frees it when its reader lets go), and each reference to it
+// empties the cache of the others (LRUCache evicts them all to insert it).
 BlockReads ExpectedBlockReads(const std::vector<CachedRun>& runs,
                               double cache_bytes);
 
