@@ -137,7 +137,10 @@ CachePlan PlanBitsForCache(const std::vector<CacheRunToPlan>& runs,
     }
     return cost;
   };
-  const auto on_grid = [&](size_t, const std::vector<double>&) { return grid; };
+  const auto on_grid =
+      [&](size_t, const std::vector<double>&) -> const std::vector<double>& {
+    return grid;
+  };
   CachePlan best;
   double best_cost = 0;
   for (const std::vector<double>& start : starts) {
