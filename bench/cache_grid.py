@@ -65,7 +65,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cache_model_check import KINDS, LAYOUTS, TREE_FLAGS, misses  # noqa: E402
 from comparison.console import run_checked, uptime  # noqa: E402
 from comparison.parse import (JSON_PREFIX, lines_of,  # noqa: E402
-                              parse_benchmarks, parse_levelstats)
+                              parse_benchmarks, parse_histogram_sums,
+                              parse_levelstats)
 from comparison.spread import fmt_range, ratio_rounds, spread  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -183,8 +184,9 @@ def levels_of(args, db, layout, filter_uri, extra, out, cache):
 
 
 def read(args, db, layout, filter_uri, extra, cache, seconds, seed, out):
-    """One readmissing run: ops/s, block reads per lookup by kind, and the
-    filter bytes of its filter report."""
+    """One readmissing run: ops/s, block reads per lookup by kind, the
+    device's mean microseconds a block read (rocksdb.sst.read.micros), and
+    the filter bytes of its filter report."""
     text = run([args.db_bench, f"--db={db}", "--use_existing_db=1",
                 "--benchmarks=readmissing", f"--reads={1 << 40}",
                 f"--duration={seconds}", f"--seed={seed}",
@@ -203,8 +205,11 @@ def read(args, db, layout, filter_uri, extra, cache, seconds, seed, out):
         if line.startswith(JSON_PREFIX):
             report = json.loads(line[len(JSON_PREFIX):])
             filter_bytes = report.get("filter_bytes_total", filter_bytes)
+    count, micros = parse_histogram_sums(text).get("rocksdb.sst.read.micros",
+                                                   (0, 0))
     return {"ops_per_sec": bench[-1]["ops_per_sec"],
             "reads": {k: got[k] / ops for k in KINDS},
+            "read_micros": micros / count if count else None,
             "filter_bytes": filter_bytes}
 
 
@@ -313,12 +318,16 @@ def summarize(c):
     reads = {k: statistics.median(x["reads"][k] for x in c["rounds"])
              for k in KINDS}
     med, low, high = spread(ops)
+    latency = [x["read_micros"] for x in c["rounds"]
+               if x.get("read_micros") is not None]
     return {"layout": c["layout"], "fraction": c["fraction"],
             "cache_bytes": c["cache_bytes"], "label": c["label"],
             "filter_uri": c["filter_uri"], "extra_flags": c["extra_flags"],
             "ops_per_sec_rounds": ops, "ops_per_sec": med,
             "ops_per_sec_min": low, "ops_per_sec_max": high,
             "reads": reads, "reads_total": sum(reads.values()),
+            "read_micros_rounds": latency,
+            "read_micros": statistics.median(latency) if latency else None,
             "model": c["model"], "tree": c["tree"],
             "model_total": (sum(c["model"][k] for k in KINDS)
                             if c["model"] else None),
@@ -333,6 +342,30 @@ def ratio_text(mine, theirs):
     med = statistics.median(ratios)
     return (f"{med:.2f}x ({fmt_range(min(ratios), max(ratios), '{:.2f}')}"
             f"x)", {"median": med, "min": min(ratios), "max": max(ratios)})
+
+
+# Two configurations of a cell hold the same filters when their filter bytes
+# are equal and their block reads within this share of each other:
+# bloomfilter:k and monkey:k, where Monkey plans uniform bits for the tree.
+# Their ops/s differ by what the grid cannot tell apart, since a lookup's
+# time is mostly its device reads and the device's latency drifts between
+# runs: 32-48 us a 4 KiB read, 10-s runs of one grid (record
+# 20261207-6c1175c-cache-grid-release-same-tree).
+SAME_FILTERS_READS = 0.005
+
+
+def same_filters(grid):
+    """The pairs of rows with the same filters, the earlier row second."""
+    pairs = []
+    for i, a in enumerate(grid):
+        for b in grid[i + 1:]:
+            if (a.get("filter_bytes") and
+                    a["filter_bytes"] == b.get("filter_bytes") and
+                    abs(a["reads_total"] - b["reads_total"]) <=
+                    SAME_FILTERS_READS * max(a["reads_total"],
+                                             b["reads_total"])):
+                pairs.append((b, a))
+    return pairs
 
 
 def verdicts(rows):
@@ -374,6 +407,25 @@ def verdicts(rows):
         t, entry["ops_over_reference"] = ratio_text(
             io["ops_per_sec_rounds"], ref["ops_per_sec_rounds"])
         text += f", {t} of {REFERENCE}'s"
+        if (io.get("read_micros") is not None and
+                fastest.get("read_micros") is not None):
+            entry["read_micros"] = {"io": io["read_micros"],
+                                    "fastest": fastest["read_micros"]}
+            text += (f"; {io['read_micros']:.1f} us a device read against "
+                     f"{fastest['read_micros']:.1f}")
+        # What the grid cannot tell apart: configurations with the same
+        # filters, one over the other round by round.
+        ratios = []
+        for a, b in same_filters(grid):
+            t, _ = ratio_text(a["ops_per_sec_rounds"],
+                              b["ops_per_sec_rounds"])
+            ratios += ratio_rounds(a["ops_per_sec_rounds"],
+                                   b["ops_per_sec_rounds"])
+            text += (f"\n{'':<20}same filters: {a['label']} {t} of "
+                     f"{b['label']}'s")
+        if ratios:
+            entry["same_filters_ops"] = {"min": min(ratios),
+                                         "max": max(ratios)}
         lines.append(text)
         out.append(entry)
     return lines, out
@@ -383,11 +435,12 @@ def table(rows, verdict_lines):
     head = (f"{'layout':<12} {'cache':>6} {'configuration':<26} "
             f"{'ops/s':>9} {'min-max':>17} {'filter':>7} {'index':>7} "
             f"{'data':>7} {'reads':>7} {'model':>7} {'cost':>7} "
-            f"{'filter MiB':>10}")
+            f"{'filter MiB':>10} {'read us':>7}")
     lines = ["Block reads per lookup from the block-cache miss tickers "
              "(median over the rounds); model: monkey_plan --cache_bytes's "
              "reads, and their cost (each read 1 + its bytes / "
-             "read_latency_bytes)",
+             "read_latency_bytes); read us: the device's microseconds a "
+             "block read (rocksdb.sst.read.micros, median over the rounds)",
              head]
     for r in rows:
         model = f"{r['model_total']:.4f}" if r["model_total"] is not None \
@@ -396,12 +449,15 @@ def table(rows, verdict_lines):
                 else "-")
         mib = (f"{r['filter_bytes'] / 2**20:.3f}" if r["filter_bytes"]
                else "-")
+        latency = (f"{r['read_micros']:.1f}"
+                   if r.get("read_micros") is not None else "-")
         lines.append(
             f"{r['layout']:<12} {r['fraction']:>5g}x {r['label']:<26} "
             f"{r['ops_per_sec']:>9,.0f} "
             f"{fmt_range(r['ops_per_sec_min'], r['ops_per_sec_max']):>17} "
             + " ".join(f"{r['reads'][k]:>7.4f}" for k in KINDS) +
-            f" {r['reads_total']:>7.4f} {model:>7} {cost:>7} {mib:>10}")
+            f" {r['reads_total']:>7.4f} {model:>7} {cost:>7} {mib:>10}"
+            f" {latency:>7}")
     lines += ["", f"{IO_LABEL} at each cache (ops/s ratios round by round, "
               "median (min-max)):"] + verdict_lines
     return "\n".join(lines)

@@ -192,6 +192,24 @@ def parse_tickers(text):
     return tickers
 
 
+# A histogram of db_bench's --statistics dump: "rocksdb.NAME P50 : ... P100 :
+# ... COUNT : N SUM : S".
+HISTOGRAM_RE = re.compile(r"^(rocksdb\.[\w.]+) P50 : .* COUNT : (\d+) "
+                          r"SUM : (\d+)$")
+
+
+def parse_histogram_sums(text):
+    """(count, sum) of each histogram of the last --statistics dump, by
+    name: rocksdb.sst.read.micros's is the device reads and their
+    microseconds."""
+    sums = {}
+    for line in lines_of(text):
+        m = HISTOGRAM_RE.match(line)
+        if m:
+            sums[m.group(1)] = (int(m.group(2)), int(m.group(3)))
+    return sums
+
+
 # FormatPlanTable's last line: Monkey's and then uniform's bits/key and sum
 # FPR ("avg bits/key, sum FPR |    10.000   1.40114% |    10.000   5.79885%").
 PLAN_SUMS_RE = re.compile(r"^avg bits/key, sum FPR \|\s*([\d.]+)\s+([\d.]+)% "

@@ -17,11 +17,13 @@ def args(ks="5,10", families="bloomfilter,monkey", with_last_only=False):
                               with_last_only=with_last_only)
 
 
-def row(label, reads, ops, model=None, cost=None):
+def row(label, reads, ops, model=None, cost=None, filter_bytes=None,
+        read_micros=None):
     return {"layout": "partitioned", "fraction": 0.2, "label": label,
             "reads_total": reads, "ops_per_sec": sorted(ops)[len(ops) // 2],
             "ops_per_sec_rounds": ops, "model_total": model,
-            "model_cost": cost}
+            "model_cost": cost, "filter_bytes": filter_bytes,
+            "read_micros": read_micros}
 
 
 class ConfigsTest(unittest.TestCase):
@@ -105,6 +107,43 @@ class VerdictsTest(unittest.TestCase):
         lines, got = cache_grid.verdicts(rows)
         self.assertNotIn("model_over_fewest", got[0])
         self.assertNotIn("modelled", lines[0])
+
+
+class SameFiltersTest(unittest.TestCase):
+    def test_equal_filter_bytes_and_reads_within_half_a_percent(self):
+        grid = [row("bloomfilter:10", 0.9865, [100], filter_bytes=2546000),
+                row("bloomfilter:14", 0.9833, [90], filter_bytes=3539915),
+                row("monkey:10", 0.9861, [98], filter_bytes=2546000),
+                row("monkey:14", 0.9832, [110], filter_bytes=3539915),
+                # The same bytes spent otherwise: more reads.
+                row("monkey:7", 1.10, [80], filter_bytes=3539915)]
+        self.assertEqual(
+            [(a["label"], b["label"]) for a, b in
+             cache_grid.same_filters(grid)],
+            [("monkey:10", "bloomfilter:10"), ("monkey:14", "bloomfilter:14")])
+
+    def test_rows_without_filter_bytes_are_never_the_same(self):
+        grid = [row("bloomfilter:5 no-last", 1.98, [100]),
+                row("bloomfilter:7 no-last", 1.98, [100])]
+        self.assertEqual(cache_grid.same_filters(grid), [])
+
+    def test_the_verdict_gives_their_spread_and_the_device_latency(self):
+        rows = [row("bloomfilter:10", 0.99, [95, 95, 95], filter_bytes=5),
+                row("bloomfilter:14", 0.98, [90, 100, 80], filter_bytes=7,
+                    read_micros=40.1),
+                row("monkey:14", 0.98, [108, 110, 100], filter_bytes=7,
+                    read_micros=37.5),
+                row("objective=io", 1.0, [100, 100, 100], filter_bytes=5,
+                    read_micros=41.2)]
+        lines, got = cache_grid.verdicts(rows)
+        self.assertEqual(got[0]["fastest"], "monkey:14")
+        self.assertAlmostEqual(got[0]["same_filters_ops"]["min"], 1.1)
+        self.assertAlmostEqual(got[0]["same_filters_ops"]["max"], 1.25)
+        self.assertEqual(got[0]["read_micros"],
+                         {"io": 41.2, "fastest": 37.5})
+        self.assertIn("41.2 us a device read against 37.5", lines[0])
+        self.assertIn("same filters: monkey:14 1.20x (1.10-1.25x) of "
+                      "bloomfilter:14's", lines[0])
 
 
 if __name__ == "__main__":

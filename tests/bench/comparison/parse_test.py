@@ -239,6 +239,18 @@ class LevelstatsTest(unittest.TestCase):
             "rocksdb.block.cache.miss": 259459,
             "rocksdb.block.cache.data.bytes.insert": 12})
 
+    def test_count_and_sum_of_each_histogram_of_the_dump(self):
+        # 9.11.2's db_bench line, from a cache-grid run.
+        text = ("rocksdb.block.cache.miss COUNT : 259459\n"
+                "rocksdb.sst.read.micros P50 : 38.441111 P95 : 50.734442 "
+                "P99 : 70.819634 P100 : 13622.000000 COUNT : 233967 "
+                "SUM : 8782527\n"
+                "rocksdb.file.read.get.micros P50 : 0.000000 P95 : 0.000000 "
+                "P99 : 0.000000 P100 : 0.000000 COUNT : 0 SUM : 0\n")
+        self.assertEqual(parse.parse_histogram_sums(text), {
+            "rocksdb.sst.read.micros": (233967, 8782527),
+            "rocksdb.file.read.get.micros": (0, 0)})
+
 
 if __name__ == "__main__":
     unittest.main()
