@@ -24,7 +24,12 @@ data; the process's cold start included), filter bytes (the filter report),
 and with --monkey_plan the model's block reads for the database at that
 cache. Then, at each cache: the objective's reads over the fewest of the
 grid (measured and modelled) and its ops/s over the best configuration's
-and over bloomfilter:10's, round by round.
+and over bloomfilter:10's, round by round, with the device's microseconds
+a read (rocksdb.sst.read.micros) and the ops/s of configurations that hold
+the same filters, one over the other: what the grid cannot tell apart.
+Last, what a read costs on this device: the runs' time per lookup fitted
+to their reads and bytes (bench/read_cost.py), objective=io's
+read_latency_bytes.
 
 Loaded apart, the databases differ in more than their filters: which files
 compaction moved down whole, and so how much of the key range each level
@@ -66,8 +71,9 @@ from cache_model_check import KINDS, LAYOUTS, TREE_FLAGS, misses  # noqa: E402
 from comparison.console import run_checked, uptime  # noqa: E402
 from comparison.parse import (JSON_PREFIX, lines_of,  # noqa: E402
                               parse_benchmarks, parse_histogram_sums,
-                              parse_levelstats)
+                              parse_levelstats, parse_tickers)
 from comparison.spread import fmt_range, ratio_rounds, spread  # noqa: E402
+from read_cost import fit, fit_text  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REFERENCE = "bloomfilter:10"
@@ -184,9 +190,11 @@ def levels_of(args, db, layout, filter_uri, extra, out, cache):
 
 
 def read(args, db, layout, filter_uri, extra, cache, seconds, seed, out):
-    """One readmissing run: ops/s, block reads per lookup by kind, the
-    device's mean microseconds a block read (rocksdb.sst.read.micros), and
-    the filter bytes of its filter report."""
+    """One readmissing run: ops/s and micros a lookup, block reads per
+    lookup by kind and the KiB they read (the cache's bytes-insert
+    tickers), the device's mean microseconds a block read
+    (rocksdb.sst.read.micros), and the filter bytes of its filter
+    report."""
     text = run([args.db_bench, f"--db={db}", "--use_existing_db=1",
                 "--benchmarks=readmissing", f"--reads={1 << 40}",
                 f"--duration={seconds}", f"--seed={seed}",
@@ -207,8 +215,13 @@ def read(args, db, layout, filter_uri, extra, cache, seconds, seed, out):
             filter_bytes = report.get("filter_bytes_total", filter_bytes)
     count, micros = parse_histogram_sums(text).get("rocksdb.sst.read.micros",
                                                    (0, 0))
+    tickers = parse_tickers(text)
+    inserted = sum(tickers.get(f"rocksdb.block.cache.{k}.bytes.insert", 0)
+                   for k in KINDS)
     return {"ops_per_sec": bench[-1]["ops_per_sec"],
+            "micros_per_op": bench[-1]["micros_per_op"],
             "reads": {k: got[k] / ops for k in KINDS},
+            "kib": inserted / ops / 1024,
             "read_micros": micros / count if count else None,
             "filter_bytes": filter_bytes}
 
@@ -431,6 +444,14 @@ def verdicts(rows):
     return lines, out
 
 
+def read_cost(cells):
+    """The fit of every run's time per lookup to its reads and their KiB
+    (bench/read_cost.py), or None."""
+    return fit([(sum(x["reads"].values()), x["kib"], x["micros_per_op"])
+                for c in cells for x in c["rounds"]
+                if x.get("kib") is not None])
+
+
 def table(rows, verdict_lines):
     head = (f"{'layout':<12} {'cache':>6} {'configuration':<26} "
             f"{'ops/s':>9} {'min-max':>17} {'filter':>7} {'index':>7} "
@@ -513,13 +534,15 @@ def main():
         nonlocal text
         rows = [summarize(c) for c in cells]
         verdict_lines, verdict = verdicts(rows)
+        cost = read_cost(cells)
         with open(os.path.join(out, "summary.json"), "w") as f:
             json.dump({"num": args.num, "seconds": args.seconds,
                        "same_tree": args.same_tree,
                        "rounds": rounds_done, "threads": args.threads,
                        "io": args.io, "rows": rows, "objective": verdict,
+                       "read_cost": cost,
                        "uptime": uptime()}, f, indent=1, sort_keys=True)
-        text = table(rows, verdict_lines)
+        text = table(rows, verdict_lines) + "\n\n" + fit_text(cost)
         with open(os.path.join(out, "table.txt"), "w") as f:
             f.write(f"After {rounds_done} of {args.rounds} rounds.\n" + text +
                     "\n")
