@@ -49,7 +49,8 @@ throughput figures belong to a Release db_bench
       [--rounds=3] [--cache_fractions=0.05,0.2,0.5,2] [--ks=5,7,10,14]
       [--families=bloomfilter,monkey] [--with_last_only]
       [--layouts=full,partitioned]
-      [--io='id=monkey;bits_per_key=10;objective=io'] [--threads=1]
+      [--io='id=monkey;bits_per_key=10;objective=io' [--io=...]]
+      [--threads=1]
       [--db_dir=/var/tmp/cache-grid] [--keep_db]
       [--same_tree [--refilter=build/refilter]]
 
@@ -78,6 +79,17 @@ from read_cost import fit, fit_text  # noqa: E402
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REFERENCE = "bloomfilter:10"
 IO_LABEL = "objective=io"
+DEFAULT_IO = "id=monkey;bits_per_key=10;objective=io"
+
+
+def io_label(i):
+    """The label of the i-th --io: the first is the one the verdicts judge
+    by; others (another read_latency_bytes, say) are judged beside it."""
+    return IO_LABEL if i == 0 else f"{IO_LABEL}#{i + 1}"
+
+
+def is_io(label):
+    return label == IO_LABEL or label.startswith(IO_LABEL + "#")
 # Cache flags of every run, loads of the io databases included.
 CACHE_FLAGS = ["--cache_index_and_filter_blocks=true",
                "--cache_numshardbits=0", "--cache_high_pri_pool_ratio=0"]
@@ -281,15 +293,18 @@ def cells_of(args, out):
         log(f"{layout}: {REFERENCE} has {reference_bytes:,} filter bytes")
         for fraction in fractions:
             cache = max(1, int(fraction * reference_bytes))
-            io_db = os.path.join(args.db_dir,
-                                 f"{layout}_io_{slug(str(fraction))}")
-            trees[io_db] = database(args, tree, io_db, layout, args.io,
-                                    args.io, [], out, cache)
-            log(f"{layout}: {IO_LABEL} at {fraction:g}x: "
-                f"{tree_text(trees[io_db])}")
+            ios = []
+            for i, uri in enumerate(args.io):
+                io_db = os.path.join(
+                    args.db_dir, f"{layout}_io{i + 1 if i else ''}_"
+                    f"{slug(str(fraction))}")
+                trees[io_db] = database(args, tree, io_db, layout, uri, uri,
+                                        [], out, cache)
+                log(f"{layout}: {io_label(i)} at {fraction:g}x: "
+                    f"{tree_text(trees[io_db])}")
+                ios.append((io_label(i), uri, [], io_db))
             for label, uri, extra, db in (
-                    [(lb, u, e, dbs[lb]) for lb, u, e in grid] +
-                    [(IO_LABEL, args.io, [], io_db)]):
+                    [(lb, u, e, dbs[lb]) for lb, u, e in grid] + ios):
                 name = f"{layout}_{fraction:g}_{slug(label)}"
                 cells.append({
                     "layout": layout, "fraction": fraction,
@@ -388,60 +403,67 @@ def verdicts(rows):
     for r in rows:
         groups.setdefault((r["layout"], r["fraction"]), []).append(r)
     for (layout, fraction), group in groups.items():
-        io = next(r for r in group if r["label"] == IO_LABEL)
-        grid = [r for r in group if r["label"] != IO_LABEL]
-        ref = next(r for r in grid if r["label"] == REFERENCE)
-        fewest = min(grid, key=lambda r: r["reads_total"])
-        fastest = max(grid, key=lambda r: r["ops_per_sec"])
-        entry = {"layout": layout, "fraction": fraction,
-                 "fewest_reads": fewest["label"],
-                 "reads_over_fewest": io["reads_total"] /
-                 fewest["reads_total"],
-                 "fastest": fastest["label"]}
-        text = (f"{layout:<12} {fraction:>5g}x  reads {io['reads_total']:.4f}"
-                f" = {entry['reads_over_fewest']:.3f}x the fewest "
-                f"({fewest['label']}, {fewest['reads_total']:.4f})")
-        # The model's reads, and their cost, against the grid's best.
-        for key, ratio, best, words in (
-                ("model_total", "model_over_fewest", "fewest_model",
-                 "; modelled {:.3f}x the fewest ({})"),
-                ("model_cost", "cost_over_cheapest", "cheapest_model",
-                 ", cost {:.3f}x the cheapest ({})")):
-            priced = [r for r in grid if r.get(key) is not None]
-            if io.get(key) is None or not priced:
-                continue
-            least = min(priced, key=lambda r: r[key])
-            entry[ratio] = io[key] / least[key]
-            entry[best] = least["label"]
-            text += words.format(entry[ratio], least["label"])
-        t, entry["ops_over_fastest"] = ratio_text(
-            io["ops_per_sec_rounds"], fastest["ops_per_sec_rounds"])
-        text += f"; ops/s {t} of {fastest['label']}'s"
-        t, entry["ops_over_reference"] = ratio_text(
-            io["ops_per_sec_rounds"], ref["ops_per_sec_rounds"])
-        text += f", {t} of {REFERENCE}'s"
-        if (io.get("read_micros") is not None and
-                fastest.get("read_micros") is not None):
-            entry["read_micros"] = {"io": io["read_micros"],
-                                    "fastest": fastest["read_micros"]}
-            text += (f"; {io['read_micros']:.1f} us a device read against "
-                     f"{fastest['read_micros']:.1f}")
-        # What the grid cannot tell apart: configurations with the same
-        # filters, one over the other round by round.
-        ratios = []
-        for a, b in same_filters(grid):
-            t, _ = ratio_text(a["ops_per_sec_rounds"],
-                              b["ops_per_sec_rounds"])
-            ratios += ratio_rounds(a["ops_per_sec_rounds"],
-                                   b["ops_per_sec_rounds"])
-            text += (f"\n{'':<20}same filters: {a['label']} {t} of "
-                     f"{b['label']}'s")
-        if ratios:
-            entry["same_filters_ops"] = {"min": min(ratios),
-                                         "max": max(ratios)}
-        lines.append(text)
-        out.append(entry)
+        grid = [r for r in group if not is_io(r["label"])]
+        for io in (r for r in group if is_io(r["label"])):
+            lines.append(verdict(layout, fraction, io, grid, out))
     return lines, out
+
+
+def verdict(layout, fraction, io, grid, out):
+    """The verdict line of one --io at one cache; its entry goes to out."""
+    ref = next(r for r in grid if r["label"] == REFERENCE)
+    fewest = min(grid, key=lambda r: r["reads_total"])
+    fastest = max(grid, key=lambda r: r["ops_per_sec"])
+    entry = {"layout": layout, "fraction": fraction, "io": io["label"],
+             "fewest_reads": fewest["label"],
+             "reads_over_fewest": io["reads_total"] /
+             fewest["reads_total"],
+             "fastest": fastest["label"]}
+    which = "" if io["label"] == IO_LABEL else f"{io['label']} "
+    text = (f"{layout:<12} {fraction:>5g}x  {which}reads "
+            f"{io['reads_total']:.4f}"
+            f" = {entry['reads_over_fewest']:.3f}x the fewest "
+            f"({fewest['label']}, {fewest['reads_total']:.4f})")
+    # The model's reads, and their cost, against the grid's best.
+    for key, ratio, best, words in (
+            ("model_total", "model_over_fewest", "fewest_model",
+             "; modelled {:.3f}x the fewest ({})"),
+            ("model_cost", "cost_over_cheapest", "cheapest_model",
+             ", cost {:.3f}x the cheapest ({})")):
+        priced = [r for r in grid if r.get(key) is not None]
+        if io.get(key) is None or not priced:
+            continue
+        least = min(priced, key=lambda r: r[key])
+        entry[ratio] = io[key] / least[key]
+        entry[best] = least["label"]
+        text += words.format(entry[ratio], least["label"])
+    t, entry["ops_over_fastest"] = ratio_text(
+        io["ops_per_sec_rounds"], fastest["ops_per_sec_rounds"])
+    text += f"; ops/s {t} of {fastest['label']}'s"
+    t, entry["ops_over_reference"] = ratio_text(
+        io["ops_per_sec_rounds"], ref["ops_per_sec_rounds"])
+    text += f", {t} of {REFERENCE}'s"
+    if (io.get("read_micros") is not None and
+            fastest.get("read_micros") is not None):
+        entry["read_micros"] = {"io": io["read_micros"],
+                                "fastest": fastest["read_micros"]}
+        text += (f"; {io['read_micros']:.1f} us a device read against "
+                 f"{fastest['read_micros']:.1f}")
+    # What the grid cannot tell apart: configurations with the same
+    # filters, one over the other round by round (once a cell).
+    ratios = []
+    for a, b in same_filters(grid) if io["label"] == IO_LABEL else []:
+        t, _ = ratio_text(a["ops_per_sec_rounds"],
+                          b["ops_per_sec_rounds"])
+        ratios += ratio_rounds(a["ops_per_sec_rounds"],
+                               b["ops_per_sec_rounds"])
+        text += (f"\n{'':<20}same filters: {a['label']} {t} of "
+                 f"{b['label']}'s")
+    if ratios:
+        entry["same_filters_ops"] = {"min": min(ratios),
+                                     "max": max(ratios)}
+    out.append(entry)
+    return text
 
 
 def read_cost(cells):
@@ -452,7 +474,7 @@ def read_cost(cells):
                 if x.get("kib") is not None])
 
 
-def table(rows, verdict_lines):
+def table(rows, verdict_lines, ios):
     head = (f"{'layout':<12} {'cache':>6} {'configuration':<26} "
             f"{'ops/s':>9} {'min-max':>17} {'filter':>7} {'index':>7} "
             f"{'data':>7} {'reads':>7} {'model':>7} {'cost':>7} "
@@ -479,6 +501,7 @@ def table(rows, verdict_lines):
             + " ".join(f"{r['reads'][k]:>7.4f}" for k in KINDS) +
             f" {r['reads_total']:>7.4f} {model:>7} {cost:>7} {mib:>10}"
             f" {latency:>7}")
+    lines += [f"{io_label(i)}: {uri}" for i, uri in enumerate(ios)]
     lines += ["", f"{IO_LABEL} at each cache (ops/s ratios round by round, "
               "median (min-max)):"] + verdict_lines
     return "\n".join(lines)
@@ -501,7 +524,10 @@ def main():
     ap.add_argument("--with_last_only", action="store_true",
                     help="no no-last configurations (a sweep of k)")
     ap.add_argument("--layouts", default=",".join(LAYOUTS))
-    ap.add_argument("--io", default="id=monkey;bits_per_key=10;objective=io")
+    ap.add_argument("--io", action="append",
+                    help=f"the cache-aware filter policy (default "
+                    f"{DEFAULT_IO}); again for another, judged beside it "
+                    f"as {io_label(1)}, ...")
     ap.add_argument("--db_dir", default="/var/tmp/cache-grid",
                     help="on a file system with O_DIRECT (not tmpfs)")
     ap.add_argument("--keep_db", action="store_true")
@@ -512,6 +538,7 @@ def main():
                     help="bench/refilter, for --same_tree")
     ap.add_argument("--results", default=os.path.join(ROOT, "results"))
     args = ap.parse_args()
+    args.io = args.io or [DEFAULT_IO]
     for layout in args.layouts.split(","):
         if layout not in LAYOUTS:
             ap.error(f"--layouts: unknown layout '{layout}'")
@@ -542,7 +569,8 @@ def main():
                        "io": args.io, "rows": rows, "objective": verdict,
                        "read_cost": cost,
                        "uptime": uptime()}, f, indent=1, sort_keys=True)
-        text = table(rows, verdict_lines) + "\n\n" + fit_text(cost)
+        text = (table(rows, verdict_lines, args.io) + "\n\n" +
+                fit_text(cost))
         with open(os.path.join(out, "table.txt"), "w") as f:
             f.write(f"After {rounds_done} of {args.rounds} rounds.\n" + text +
                     "\n")

@@ -109,6 +109,30 @@ class VerdictsTest(unittest.TestCase):
         self.assertNotIn("modelled", lines[0])
 
 
+class SecondIoTest(unittest.TestCase):
+    def test_each_io_is_judged_against_the_hand_picked_grid_alone(self):
+        rows = [row("bloomfilter:10", 1.0, [100, 100]),
+                row("bloomfilter:5", 0.8, [120, 120]),
+                row("objective=io", 0.84, [120, 120]),
+                # Faster than everything: still not the grid's fastest.
+                row("objective=io#2", 0.9, [150, 150])]
+        lines, got = cache_grid.verdicts(rows)
+        self.assertEqual([v["io"] for v in got],
+                         ["objective=io", "objective=io#2"])
+        for v in got:
+            self.assertEqual(v["fastest"], "bloomfilter:5")
+            self.assertEqual(v["fewest_reads"], "bloomfilter:5")
+        self.assertAlmostEqual(got[1]["ops_over_fastest"]["median"], 1.25)
+        self.assertNotIn("objective=io#2", lines[0])
+        self.assertIn("objective=io#2 reads 0.9000", lines[1])
+
+    def test_labels(self):
+        self.assertEqual(cache_grid.io_label(0), "objective=io")
+        self.assertEqual(cache_grid.io_label(1), "objective=io#2")
+        self.assertTrue(cache_grid.is_io("objective=io#2"))
+        self.assertFalse(cache_grid.is_io("monkey:10"))
+
+
 class SameFiltersTest(unittest.TestCase):
     def test_equal_filter_bytes_and_reads_within_half_a_percent(self):
         grid = [row("bloomfilter:10", 0.9865, [100], filter_bytes=2546000),
