@@ -253,8 +253,17 @@ def model(args, db, cache, out):
     if done.returncode != 0:
         log(f"no model for {db}: {done.stderr.strip()}")
         return None
-    reads = json.loads(done.stdout)["column_families"][0]["block_reads"]
+    return model_of(json.loads(done.stdout))
+
+
+def model_of(advice):
+    """The modelled reads of monkey_plan --json's advice, their cost, and
+    each level's bits/key as built."""
+    family = advice["column_families"][0]
+    reads = family["block_reads"]
     got = {k: reads[k] for k in KINDS}
+    got["bits_per_level"] = [round(level["bits_per_key"], 3)
+                             for level in family["levels"]]
     # The reads' cost, each priced by its bytes (monkey_plan's
     # --read_latency_bytes): what objective=io minimises.
     if "cost" in reads:
@@ -372,26 +381,24 @@ def ratio_text(mine, theirs):
             f"x)", {"median": med, "min": min(ratios), "max": max(ratios)})
 
 
-# Two configurations of a cell hold the same filters when their filter bytes
-# are equal and their block reads within this share of each other:
-# bloomfilter:k and monkey:k, where Monkey plans uniform bits for the tree.
-# Their ops/s differ by what the grid cannot tell apart, since a lookup's
-# time is mostly its device reads and the device's latency drifts between
-# runs: 32-48 us a 4 KiB read, 10-s runs of one grid (record
-# 20261207-6c1175c-cache-grid-release-same-tree).
-SAME_FILTERS_READS = 0.005
+def bits_of(row):
+    return (row.get("model") or {}).get("bits_per_level")
 
 
 def same_filters(grid):
-    """The pairs of rows with the same filters, the earlier row second."""
+    """The pairs of rows that hold the same filters -- the same filter bytes
+    and each level's bits/key as built (the model's): bloomfilter:k and
+    monkey:k where Monkey plans uniform bits for the tree -- the earlier row
+    second. Their ops/s differ by what the grid cannot tell apart: a
+    lookup's time is mostly its device reads, and the device's latency
+    drifts between runs (32-48 us a 4 KiB read over the 10-s runs of
+    record 20261207-6c1175c-cache-grid-release-same-tree)."""
     pairs = []
     for i, a in enumerate(grid):
         for b in grid[i + 1:]:
-            if (a.get("filter_bytes") and
+            if (a.get("filter_bytes") and bits_of(a) and
                     a["filter_bytes"] == b.get("filter_bytes") and
-                    abs(a["reads_total"] - b["reads_total"]) <=
-                    SAME_FILTERS_READS * max(a["reads_total"],
-                                             b["reads_total"])):
+                    bits_of(a) == bits_of(b)):
                 pairs.append((b, a))
     return pairs
 
@@ -507,11 +514,35 @@ def table(rows, verdict_lines, ios):
     return "\n".join(lines)
 
 
+def rejudged(path):
+    """The table of a grid's summary.json, its verdicts made again."""
+    with open(path) as f:
+        saved = json.load(f)
+    rows = saved["rows"]
+    ios = saved["io"] if isinstance(saved["io"], list) else [saved["io"]]
+    # A record from before the rows held each level's bits: its model files.
+    for r in rows:
+        name = os.path.join(os.path.dirname(path),
+                            f"{r['layout']}_{r['fraction']:g}_"
+                            f"{slug(r['label'])}_model.json")
+        if r.get("model") and not bits_of(r) and os.path.exists(name):
+            with open(name) as f:
+                r["model"]["bits_per_level"] = model_of(
+                    json.load(f))["bits_per_level"]
+    verdict_lines, _ = verdicts(rows)
+    return (f"{path}: {saved['rounds']} rounds\n" +
+            table(rows, verdict_lines, ios))
+
+
 def main():
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--db_bench", required=True,
+    ap.add_argument("--db_bench",
                     help="patched db_bench (Release for throughput)")
+    ap.add_argument("--rejudge", metavar="SUMMARY_JSON",
+                    help="no runs: the table and verdicts of a grid's "
+                    "summary.json (a record's), judged as this script "
+                    "judges")
     ap.add_argument("--monkey_plan", help="for the modelled block reads")
     ap.add_argument("--num", type=int, default=2000000)
     ap.add_argument("--seconds", type=int, default=10,
@@ -539,6 +570,11 @@ def main():
     ap.add_argument("--results", default=os.path.join(ROOT, "results"))
     args = ap.parse_args()
     args.io = args.io or [DEFAULT_IO]
+    if args.rejudge:
+        print(rejudged(args.rejudge))
+        return 0
+    if not args.db_bench:
+        ap.error("--db_bench is required (or --rejudge)")
     for layout in args.layouts.split(","):
         if layout not in LAYOUTS:
             ap.error(f"--layouts: unknown layout '{layout}'")

@@ -3,8 +3,10 @@
 # where it places the cache-aware objective against the grid at a cache.
 
 import argparse
+import json
 import os
 import sys
+import tempfile
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..",
@@ -18,12 +20,16 @@ def args(ks="5,10", families="bloomfilter,monkey", with_last_only=False):
 
 
 def row(label, reads, ops, model=None, cost=None, filter_bytes=None,
-        read_micros=None):
+        read_micros=None, bits=None):
     return {"layout": "partitioned", "fraction": 0.2, "label": label,
             "reads_total": reads, "ops_per_sec": sorted(ops)[len(ops) // 2],
-            "ops_per_sec_rounds": ops, "model_total": model,
+            "ops_per_sec_rounds": ops, "ops_per_sec_min": min(ops),
+            "ops_per_sec_max": max(ops),
+            "reads": {"filter": reads, "index": 0.0, "data": 0.0},
+            "model_total": model,
             "model_cost": cost, "filter_bytes": filter_bytes,
-            "read_micros": read_micros}
+            "read_micros": read_micros,
+            "model": {"bits_per_level": bits} if bits else None}
 
 
 class ConfigsTest(unittest.TestCase):
@@ -134,29 +140,36 @@ class SecondIoTest(unittest.TestCase):
 
 
 class SameFiltersTest(unittest.TestCase):
-    def test_equal_filter_bytes_and_reads_within_half_a_percent(self):
-        grid = [row("bloomfilter:10", 0.9865, [100], filter_bytes=2546000),
-                row("bloomfilter:14", 0.9833, [90], filter_bytes=3539915),
-                row("monkey:10", 0.9861, [98], filter_bytes=2546000),
-                row("monkey:14", 0.9832, [110], filter_bytes=3539915),
-                # The same bytes spent otherwise: more reads.
-                row("monkey:7", 1.10, [80], filter_bytes=3539915)]
+    def test_equal_filter_bytes_and_bits_of_every_level(self):
+        ten, fourteen = [10.0, 10.0, 10.0], [14.16, 14.16, 14.16]
+        grid = [row("bloomfilter:10", 0.9865, [100], filter_bytes=2546000,
+                    bits=ten),
+                row("bloomfilter:14", 0.9833, [90], filter_bytes=3539915,
+                    bits=fourteen),
+                row("monkey:10", 0.9861, [98], filter_bytes=2546000,
+                    bits=ten),
+                row("monkey:14", 0.9832, [110], filter_bytes=3539915,
+                    bits=fourteen),
+                # The same bytes spent otherwise, and reads as many (every
+                # full filter block misses a small cache): not the same.
+                row("monkey:7", 0.9833, [80], filter_bytes=3539915,
+                    bits=[17.95, 13.9, 13.9])]
         self.assertEqual(
             [(a["label"], b["label"]) for a, b in
              cache_grid.same_filters(grid)],
             [("monkey:10", "bloomfilter:10"), ("monkey:14", "bloomfilter:14")])
 
-    def test_rows_without_filter_bytes_are_never_the_same(self):
-        grid = [row("bloomfilter:5 no-last", 1.98, [100]),
-                row("bloomfilter:7 no-last", 1.98, [100])]
+    def test_rows_without_the_models_bits_are_never_the_same(self):
+        grid = [row("bloomfilter:5 no-last", 1.98, [100], filter_bytes=9),
+                row("bloomfilter:7 no-last", 1.98, [100], filter_bytes=9)]
         self.assertEqual(cache_grid.same_filters(grid), [])
 
     def test_the_verdict_gives_their_spread_and_the_device_latency(self):
         rows = [row("bloomfilter:10", 0.99, [95, 95, 95], filter_bytes=5),
                 row("bloomfilter:14", 0.98, [90, 100, 80], filter_bytes=7,
-                    read_micros=40.1),
+                    read_micros=40.1, bits=[14.0]),
                 row("monkey:14", 0.98, [108, 110, 100], filter_bytes=7,
-                    read_micros=37.5),
+                    read_micros=37.5, bits=[14.0]),
                 row("objective=io", 1.0, [100, 100, 100], filter_bytes=5,
                     read_micros=41.2)]
         lines, got = cache_grid.verdicts(rows)
@@ -168,6 +181,33 @@ class SameFiltersTest(unittest.TestCase):
         self.assertIn("41.2 us a device read against 37.5", lines[0])
         self.assertIn("same filters: monkey:14 1.20x (1.10-1.25x) of "
                       "bloomfilter:14's", lines[0])
+
+
+class RejudgeTest(unittest.TestCase):
+    def test_a_record_without_the_rows_bits_takes_them_from_its_models(self):
+        def advice(bits):
+            return {"column_families": [{
+                "block_reads": {"filter": 0.9, "index": 0.05, "data": 0.05},
+                "levels": [{"bits_per_key": b} for b in bits]}]}
+
+        rows = [row("bloomfilter:10", 1.0, [100, 90], filter_bytes=5),
+                row("monkey:10", 1.0, [120, 90], filter_bytes=5),
+                row("objective=io", 0.9, [110, 95], filter_bytes=4)]
+        for r in rows:
+            r["model"] = {"filter": 0.9}  # as saved before bits_per_level
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "summary.json"), "w") as f:
+                json.dump({"rows": rows, "rounds": 2,
+                           "io": "id=monkey;objective=io"}, f)
+            for label in ("bloomfilter_10", "monkey_10"):
+                with open(os.path.join(d, f"partitioned_0.2_{label}"
+                                       "_model.json"), "w") as f:
+                    json.dump(advice([10.0, 10.0]), f)
+            text = cache_grid.rejudged(os.path.join(d, "summary.json"))
+        self.assertIn("2 rounds", text)
+        self.assertIn("objective=io: id=monkey;objective=io", text)
+        self.assertIn("same filters: monkey:10 1.10x (1.00-1.20x) of "
+                      "bloomfilter:10's", text)
 
 
 if __name__ == "__main__":
