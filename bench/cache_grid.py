@@ -364,6 +364,9 @@ def summarize(c):
             "ops_per_sec_min": low, "ops_per_sec_max": high,
             "reads": reads, "reads_total": sum(reads.values()),
             "read_micros_rounds": latency,
+            "kib_rounds": [x.get("kib") for x in c["rounds"]],
+            "micros_per_op_rounds": [x.get("micros_per_op")
+                                     for x in c["rounds"]],
             "read_micros": statistics.median(latency) if latency else None,
             "model": c["model"], "tree": c["tree"],
             "model_total": (sum(c["model"][k] for k in KINDS)

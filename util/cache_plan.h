@@ -46,13 +46,18 @@ struct BytesPerFileByte {
 // time per byte. This is the number of bytes it transfers in that fixed
 // time; a read of n bytes costs 1 + n / kReadLatencyBytes small reads.
 // Partitions, index and data blocks (4 KiB) cost about one read each; a
-// full filter block of a file (60-300 KB) costs 1.5-3. Counted as one
-// read each, full filters were planned at 32 bits/key and lookups ran at
-// 0.24x bloomfilter:10's ops/s. Fitted on the cache grid's 48 full-filter
-// cells with direct reads (bench/results/20261205-a7fbab4-cache-grid): a
-// lookup took 69 us a block read plus 0.55 us a KiB read, 125 KiB. An
-// NVMe drive (80 us, 2-3 GB/s) gives 160-240 KB, a SATA SSD (100 us, 500
-// MB/s) 50 KB.
+// full filter block of a file (60-300 KB) costs 1.5-3. Counted as reads
+// alone (1e12 bytes), full filters at 1/20 of bloomfilter:10's filter
+// bytes got 32 bits/key on L1, whose blocks flush the cache anyway, and
+// lookups ran at 0.41x (0.39-0.42x) this default's ops/s with 0.97x its
+// reads (bench/results/20261207-336806a-cache-grid-full-read-latency).
+// The grid fits a device's value from its runs (bench/read_cost.py). On
+// this project's VM it moved between days: 125 KiB on 2026-12-05 (69 us
+// a read, 0.55 us a KiB; bench/results/20261205-a7fbab4-cache-grid) and
+// 25 KiB on 2026-12-07 (41 us, 1.7 us), and planned at 32 KiB, lookups
+// ran at 0.99x, 1.13x and 0.94x this default's ops/s at 0.05, 0.2 and
+// 0.5x: no better. The default is an NVMe drive's (80 us, 2-3 GB/s:
+// 160-240 KB); a SATA SSD (100 us, 500 MB/s) gives 50 KB.
 inline constexpr double kReadLatencyBytes = 128 << 10;
 
 // The block cache a plan is for, and the blocks the tree's files come in.

@@ -101,8 +101,8 @@ struct MonkeyOptions {
   // whatever its size, so that a read of n bytes costs 1 + n /
   // read_latency_bytes small reads. It prices a full filter's read, a whole
   // filter block of a file, against a partition's. The default, 128 KiB,
-  // was fitted on this project's machine with direct reads (69 us a read,
-  // 0.55 us a KiB); an NVMe drive is near 200 KB, a SATA SSD near 50 KB.
+  // is near an NVMe drive's (a SATA SSD's is near 50 KB); bench/cache_grid.py
+  // fits the device's own from its runs (util/cache_plan.h).
   double read_latency_bytes = 131072;
 };
 
