@@ -135,6 +135,11 @@ def slug(text):
     return re.sub(r"[^A-Za-z0-9.]+", "_", text).strip("_")
 
 
+def cell_name(layout, fraction, label):
+    """The stem of a cell's files: its model's and each round's log."""
+    return f"{layout}_{fraction:g}_{slug(label)}"
+
+
 # Table format 5 (RocksDB 7.8.3's default; 9.x writes 6): the same filters
 # and indexes, and monkey_plan built against Debian's 7.8.3 reads the files
 # a 9.x db_bench writes.
@@ -314,7 +319,7 @@ def cells_of(args, out):
                 ios.append((io_label(i), uri, [], io_db))
             for label, uri, extra, db in (
                     [(lb, u, e, dbs[lb]) for lb, u, e in grid] + ios):
-                name = f"{layout}_{fraction:g}_{slug(label)}"
+                name = cell_name(layout, fraction, label)
                 cells.append({
                     "layout": layout, "fraction": fraction,
                     "cache_bytes": cache, "label": label, "filter_uri": uri,
@@ -338,7 +343,7 @@ def measure(args, cells, out, after_round):
             shift = r % len(group)
             for c in group[shift:] + group[:shift]:
                 done += 1
-                name = f"{layout}_{fraction:g}_{slug(c['label'])}_r{r}"
+                name = f"{cell_name(layout, fraction, c['label'])}_r{r}"
                 got = read(args, c["db"], layout, c["filter_uri"],
                            c["extra_flags"], c["cache_bytes"], args.seconds,
                            100 + r, os.path.join(out, f"{name}.log"))
@@ -525,9 +530,8 @@ def rejudged(path):
     ios = saved["io"] if isinstance(saved["io"], list) else [saved["io"]]
     # A record from before the rows held each level's bits: its model files.
     for r in rows:
-        name = os.path.join(os.path.dirname(path),
-                            f"{r['layout']}_{r['fraction']:g}_"
-                            f"{slug(r['label'])}_model.json")
+        name = os.path.join(os.path.dirname(path), cell_name(
+            r["layout"], r["fraction"], r["label"]) + "_model.json")
         if r.get("model") and not bits_of(r) and os.path.exists(name):
             with open(name) as f:
                 r["model"]["bits_per_level"] = model_of(
