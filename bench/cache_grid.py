@@ -29,7 +29,9 @@ a read (rocksdb.sst.read.micros) and the ops/s of configurations that hold
 the same filters, one over the other: what the grid cannot tell apart.
 Last, what a read costs on this device: the runs' time per lookup fitted
 to their reads and bytes (bench/read_cost.py), objective=io's
-read_latency_bytes.
+read_latency_bytes; priced at that fit, each configuration's measured reads
+and KiB give its time a lookup without the device's drift between runs,
+and the verdict sets the objective's against the least of the grid.
 
 Loaded apart, the databases differ in more than their filters: which files
 compaction moved down whole, and so how much of the key range each level
@@ -355,6 +357,12 @@ def measure(args, cells, out, after_round):
         after_round(r + 1)
 
 
+def median_of(values):
+    """The median of the values that are there, or None."""
+    known = [v for v in values if v is not None]
+    return statistics.median(known) if known else None
+
+
 def summarize(c):
     ops = [x["ops_per_sec"] for x in c["rounds"]]
     reads = {k: statistics.median(x["reads"][k] for x in c["rounds"])
@@ -370,6 +378,7 @@ def summarize(c):
             "reads": reads, "reads_total": sum(reads.values()),
             "read_micros_rounds": latency,
             "kib_rounds": [x.get("kib") for x in c["rounds"]],
+            "kib": median_of(x.get("kib") for x in c["rounds"]),
             "micros_per_op_rounds": [x.get("micros_per_op")
                                      for x in c["rounds"]],
             "read_micros": statistics.median(latency) if latency else None,
@@ -411,8 +420,19 @@ def same_filters(grid):
     return pairs
 
 
-def verdicts(rows):
-    """At each cache: where the objective stands against the grid."""
+def fitted_micros(row, cost):
+    """A row's time a lookup at the grid's fitted costs (bench/read_cost.py):
+    its measured reads and KiB priced at the device's mean latency, not at
+    the latency its own runs drew. None without a fit or the row's KiB."""
+    if cost is None or row.get("kib") is None:
+        return None
+    return (cost["micros_per_read"] * row["reads_total"] +
+            cost["micros_per_kib"] * row["kib"] + cost["micros_per_lookup"])
+
+
+def verdicts(rows, cost=None):
+    """At each cache: where the objective stands against the grid; with
+    `cost` (read_cost's fit), on fitted time too."""
     lines, out = [], []
     groups = {}
     for r in rows:
@@ -420,11 +440,11 @@ def verdicts(rows):
     for (layout, fraction), group in groups.items():
         grid = [r for r in group if not is_io(r["label"])]
         for io in (r for r in group if is_io(r["label"])):
-            lines.append(verdict(layout, fraction, io, grid, out))
+            lines.append(verdict(layout, fraction, io, grid, out, cost))
     return lines, out
 
 
-def verdict(layout, fraction, io, grid, out):
+def verdict(layout, fraction, io, grid, out, cost=None):
     """The verdict line of one --io at one cache; its entry goes to out."""
     ref = next(r for r in grid if r["label"] == REFERENCE)
     fewest = min(grid, key=lambda r: r["reads_total"])
@@ -464,6 +484,17 @@ def verdict(layout, fraction, io, grid, out):
                                 "fastest": fastest["read_micros"]}
         text += (f"; {io['read_micros']:.1f} us a device read against "
                  f"{fastest['read_micros']:.1f}")
+    # Its reads and bytes at the device's mean costs: what the ops/s would
+    # be without the latency drift between runs.
+    fitted = [(fitted_micros(r, cost), r) for r in grid]
+    fitted = [(t, r) for t, r in fitted if t is not None]
+    mine = fitted_micros(io, cost)
+    if mine is not None and fitted:
+        least, quickest = min(fitted, key=lambda x: x[0])
+        entry["fitted_over_least"] = mine / least
+        entry["least_fitted"] = quickest["label"]
+        text += (f"; fitted {mine:.1f} us a lookup = {mine / least:.3f}x "
+                 f"the least ({quickest['label']}, {least:.1f})")
     # What the grid cannot tell apart: configurations with the same
     # filters, one over the other round by round (once a cell).
     ratios = []
@@ -536,7 +567,7 @@ def rejudged(path):
             with open(name) as f:
                 r["model"]["bits_per_level"] = model_of(
                     json.load(f))["bits_per_level"]
-    verdict_lines, _ = verdicts(rows)
+    verdict_lines, _ = verdicts(rows, saved.get("read_cost"))
     return (f"{path}: {saved['rounds']} rounds\n" +
             table(rows, verdict_lines, ios))
 
@@ -603,8 +634,8 @@ def main():
         keeps its complete rounds."""
         nonlocal text
         rows = [summarize(c) for c in cells]
-        verdict_lines, verdict = verdicts(rows)
         cost = read_cost(cells)
+        verdict_lines, verdict = verdicts(rows, cost)
         with open(os.path.join(out, "summary.json"), "w") as f:
             json.dump({"num": args.num, "seconds": args.seconds,
                        "same_tree": args.same_tree,

@@ -20,7 +20,7 @@ def args(ks="5,10", families="bloomfilter,monkey", with_last_only=False):
 
 
 def row(label, reads, ops, model=None, cost=None, filter_bytes=None,
-        read_micros=None, bits=None):
+        read_micros=None, bits=None, kib=None):
     return {"layout": "partitioned", "fraction": 0.2, "label": label,
             "reads_total": reads, "ops_per_sec": sorted(ops)[len(ops) // 2],
             "ops_per_sec_rounds": ops, "ops_per_sec_min": min(ops),
@@ -28,7 +28,7 @@ def row(label, reads, ops, model=None, cost=None, filter_bytes=None,
             "reads": {"filter": reads, "index": 0.0, "data": 0.0},
             "model_total": model,
             "model_cost": cost, "filter_bytes": filter_bytes,
-            "read_micros": read_micros,
+            "read_micros": read_micros, "kib": kib,
             "model": {"bits_per_level": bits} if bits else None}
 
 
@@ -181,6 +181,29 @@ class SameFiltersTest(unittest.TestCase):
         self.assertIn("41.2 us a device read against 37.5", lines[0])
         self.assertIn("same filters: monkey:14 1.20x (1.10-1.25x) of "
                       "bloomfilter:14's", lines[0])
+
+    def test_fitted_time_prices_each_rows_reads_and_kib_at_the_fit(self):
+        cost = {"micros_per_read": 40.0, "micros_per_kib": 2.0,
+                "micros_per_lookup": 10.0}
+        rows = [row("bloomfilter:10", 1.0, [90, 95], kib=100.0),
+                row("monkey:5", 1.2, [100, 100], kib=20.0),
+                row("objective=io", 1.1, [90, 90], kib=30.0)]
+        # 40 x reads + 2 x KiB + 10: 250, 98 and 114 us a lookup.
+        lines, got = cache_grid.verdicts(rows, cost)
+        self.assertEqual(got[0]["least_fitted"], "monkey:5")
+        self.assertAlmostEqual(got[0]["fitted_over_least"], 114 / 98)
+        self.assertIn("fitted 114.0 us a lookup = 1.163x the least "
+                      "(monkey:5, 98.0)", lines[0])
+
+    def test_no_fitted_time_without_a_fit_or_a_rows_kib(self):
+        rows = [row("bloomfilter:10", 1.0, [90], kib=100.0),
+                row("objective=io", 1.1, [90])]
+        cost = {"micros_per_read": 40.0, "micros_per_kib": 2.0,
+                "micros_per_lookup": 10.0}
+        for c in (None, cost):
+            lines, got = cache_grid.verdicts(rows, c)
+            self.assertNotIn("fitted_over_least", got[0])
+            self.assertNotIn("fitted", lines[0])
 
 
 class RejudgeTest(unittest.TestCase):
