@@ -335,9 +335,9 @@ TEST(AdvisorTest, CachedRunsAreTheLevelsAsTheBlockCacheSeesThem) {
 // The runs a cache plan starts from: the cache's view, the filter entries
 // a rebuilt filter would hold, and the filter the policy would build there.
 TEST(AdvisorTest, CacheRunsToPlanAreTheLevelsWithTheirFilters) {
-  const std::vector<AdvisorLevel> levels = {
-      Filtered(0, 3, 3e5, 10), Filtered(1, 2, 1e6, 10, "ribbon"),
-      Filtered(2, 8, 1e7, 10, "ribbon")};
+  const std::vector<AdvisorLevel> levels = {Filtered(0, 3, 3e5, 10),
+                                            Filtered(1, 2, 1e6, 10, "ribbon"),
+                                            Filtered(2, 8, 1e7, 10, "ribbon")};
   Advice a;
   ASSERT_EQ("", AdviseOn(levels, &a));
   ASSERT_EQ(a.filter, "auto");

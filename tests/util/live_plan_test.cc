@@ -476,9 +476,9 @@ TEST(LivePlanTest, TheIoObjectivePlansFullFiltersWithinTheBudget) {
     const std::vector<CacheRunToPlan> runs = IoRuns(tree, options);
     LivePlan io;
     ASSERT_TRUE(PlanLiveTree(tree, options, &io));
-    EXPECT_LE(FilterBitsOf(runs, BitsOf(io)),
-              MostFilterBitsFor(options.cache,
-                                FilterBitsOf(runs, BitsOf(budget))))
+    EXPECT_LE(
+        FilterBitsOf(runs, BitsOf(io)),
+        MostFilterBitsFor(options.cache, FilterBitsOf(runs, BitsOf(budget))))
         << cache_bytes;
     if (cache_bytes == 0) continue;
     const FprModel bloom = FprModel::FastLocalBloom();
