@@ -182,6 +182,8 @@ class SameFiltersTest(unittest.TestCase):
         self.assertIn("same filters: monkey:14 1.20x (1.10-1.25x) of "
                       "bloomfilter:14's", lines[0])
 
+
+class FittedTimeTest(unittest.TestCase):
     def test_fitted_time_prices_each_rows_reads_and_kib_at_the_fit(self):
         cost = {"micros_per_read": 40.0, "micros_per_kib": 2.0,
                 "micros_per_lookup": 10.0}
