@@ -56,8 +56,10 @@ struct BytesPerFileByte {
 // a read, 0.55 us a KiB; bench/results/20261205-a7fbab4-cache-grid) and
 // 25 KiB on 2026-12-07 (41 us, 1.7 us), and planned at 32 KiB, lookups
 // ran at 0.99x, 1.13x and 0.94x this default's ops/s at 0.05, 0.2 and
-// 0.5x: no better. The default is an NVMe drive's (80 us, 2-3 GB/s:
-// 160-240 KB); a SATA SSD (100 us, 500 MB/s) gives 50 KB.
+// 0.5x: no better. Another VM fitted 117 KiB the same day (91 us, 0.79
+// us; bench/results/20261207-66c2108-cache-grid-full-8-rounds). The
+// default is an NVMe drive's (80 us, 2-3 GB/s: 160-240 KB); a SATA SSD
+// (100 us, 500 MB/s) gives 50 KB.
 inline constexpr double kReadLatencyBytes = 128 << 10;
 
 // The block cache a plan is for, and the blocks the tree's files come in.
