@@ -381,7 +381,7 @@ def summarize(c):
             "kib": median_of(x.get("kib") for x in c["rounds"]),
             "micros_per_op_rounds": [x.get("micros_per_op")
                                      for x in c["rounds"]],
-            "read_micros": statistics.median(latency) if latency else None,
+            "read_micros": median_of(latency),
             "model": c["model"], "tree": c["tree"],
             "model_total": (sum(c["model"][k] for k in KINDS)
                             if c["model"] else None),
